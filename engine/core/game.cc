@@ -1,0 +1,62 @@
+#include "engine/core/game.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+
+namespace kahve::engine {
+
+bool IsVisibleTo(const v1::Event& event, int seat) {
+  return !event.has_private_to() || event.private_to() == seat;
+}
+
+std::vector<v1::Event> VisibleTo(const std::vector<v1::Event>& events, int seat) {
+  std::vector<v1::Event> visible;
+  for (const v1::Event& event : events) {
+    if (IsVisibleTo(event, seat)) visible.push_back(event);
+  }
+  return visible;
+}
+
+MoveOutcome Rejected(v1::RejectionReason reason, std::string message) {
+  MoveOutcome outcome;
+  outcome.rejection.set_reason(reason);
+  outcome.rejection.set_message(std::move(message));
+  return outcome;
+}
+
+Game::Game(v1::GameSettings settings, v1::Deal deal, int num_seats)
+    : settings_(std::move(settings)), deal_(std::move(deal)), num_seats_(num_seats) {}
+
+void Game::set_deal_events(std::vector<v1::Event> events) { deal_events_ = std::move(events); }
+
+bool Game::MayAct(int seat) const {
+  const std::vector<int> seats = SeatsToAct();
+  return std::binary_search(seats.begin(), seats.end(), seat);
+}
+
+MoveOutcome Game::Apply(int seat, const v1::Move& move) {
+  if (seat < 0 || seat >= num_seats_) {
+    return Rejected(v1::INVALID_SEAT,
+                    absl::StrCat("seat ", seat, " is not in 0..", num_seats_ - 1));
+  }
+  if (IsOver()) return Rejected(v1::GAME_OVER, "the game is over");
+  if (move.ruleset_case() == v1::Move::RULESET_NOT_SET || !IsOwnMove(move)) {
+    return Rejected(v1::WRONG_RULESET, "the move is not a move of this game's ruleset");
+  }
+  if (!MayAct(seat)) return Rejected(v1::NOT_YOUR_TURN, absl::StrCat("seat ", seat, " may not act now"));
+  MoveOutcome outcome = DoApply(seat, move);
+  if (!outcome.accepted) return outcome;
+  history_.push_back(AcceptedMove{seat, move});
+  for (v1::Event& event : outcome.events) event.set_move_number(history_.size());
+  return outcome;
+}
+
+MoveOutcome Game::DryRun(int seat, const v1::Move& move) const {
+  // Applied to a copy, so the events come out exactly as Apply's would.
+  std::unique_ptr<Game> scratch = Clone();
+  return scratch->Apply(seat, move);
+}
+
+}  // namespace kahve::engine

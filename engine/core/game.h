@@ -1,0 +1,116 @@
+#ifndef KAHVE_ENGINE_CORE_GAME_H_
+#define KAHVE_ENGINE_CORE_GAME_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "kahve/v1/engine.pb.h"
+
+namespace kahve::engine {
+
+// The seat argument for a spectator's view: public information only.
+inline constexpr int kSpectator = -1;
+
+// What Apply answers: the move's events, or why it was refused (then nothing changed).
+struct MoveOutcome {
+  bool accepted = false;
+  v1::Rejection rejection;
+  // Every event of the move, each marked with its audience; send a recipient VisibleTo(...) only.
+  std::vector<v1::Event> events;
+};
+
+struct AcceptedMove {
+  int seat = 0;
+  v1::Move move;
+};
+
+// Whether `seat` (or kSpectator) may see `event`.
+bool IsVisibleTo(const v1::Event& event, int seat);
+// The events of `events` that `seat` may see, in order.
+std::vector<v1::Event> VisibleTo(const std::vector<v1::Event>& events, int seat);
+
+// One game of one ruleset, spoken in kahve.v1 messages: the interface the services, the CLI and the
+// conformance tests use. A game is a pure function of (settings, deal, accepted moves): replaying
+// history() on a new game of the same settings and deal gives an equal game.
+//
+// Turns: SeatsToAct() lists who may act now. Usually one seat; several where the rules open an
+// out-of-turn window (okey's gösterme). A turn may take several moves by the same seat (okey51:
+// take the discard with its use, lay melds, add tiles, then discard); the turn passes when the
+// ruleset says so. Chance (deals, rolls, draws) happens inside Apply, from the deal's seed.
+class Game {
+ public:
+  virtual ~Game() = default;
+
+  const v1::GameSettings& settings() const { return settings_; }
+  const v1::Deal& deal() const { return deal_; }
+  int num_seats() const { return num_seats_; }
+  // Number of accepted moves; also the move_number of the last move's events.
+  uint64_t move_number() const { return history_.size(); }
+  const std::vector<AcceptedMove>& history() const { return history_; }
+  // Events of the deal (move_number 0), before any move.
+  const std::vector<v1::Event>& deal_events() const { return deal_events_; }
+
+  // Plays `move` for `seat`. Checks what every ruleset shares (seat in range, game not over, the
+  // seat may act, the move is for this ruleset), then the ruleset's own rules. Accepted: the move
+  // joins history() and its events carry move_number(). Rejected: nothing changes, and the reason
+  // and message state only what the seat may know.
+  MoveOutcome Apply(int seat, const v1::Move& move);
+  // The answer Apply would give, changing nothing.
+  MoveOutcome DryRun(int seat, const v1::Move& move) const;
+
+  bool MayAct(int seat) const;
+
+  // Seats that may act now, ascending; empty exactly when the game is over.
+  virtual std::vector<int> SeatsToAct() const = 0;
+  // Every move `seat` may make now, in the ruleset's canonical order (ascending, no duplicates);
+  // empty for a seat that may not act. Depends only on what that seat may know.
+  virtual std::vector<v1::Move> LegalMoves(int seat) const = 0;
+  // What `seat` may know, or what anyone may know for kSpectator. Permuting what the seat cannot
+  // see (other hands, the order of the stock, future rolls) leaves the view byte-identical.
+  virtual v1::View View(int seat) const = 0;
+  virtual bool IsOver() const = 0;
+  // Ranks (1 best, ties equal), scores and teams of every seat; only once IsOver().
+  virtual v1::Result Result() const = 0;
+  virtual std::unique_ptr<Game> Clone() const = 0;
+  // Re-derives every redundant fact of the state and aborts on a mismatch: our bug, not a player's.
+  virtual void CheckInvariants() const = 0;
+  // Whether two games of the same ruleset are in the same full state, hidden parts included.
+  virtual bool SameState(const Game& other) const = 0;
+
+  // Bots available for this ruleset, e.g. {"random", "heuristic"}.
+  virtual std::vector<std::string> BotKinds() const = 0;
+  // A legal move for `seat` chosen by bot `kind` from that seat's view alone; `bot_seed` makes its
+  // choice repeatable. NotFound for an unknown kind, FailedPrecondition if the seat may not act.
+  virtual absl::StatusOr<v1::Move> BotMove(int seat, std::string_view kind,
+                                           uint64_t bot_seed) const = 0;
+
+ protected:
+  Game(v1::GameSettings settings, v1::Deal deal, int num_seats);
+  Game(const Game&) = default;
+
+  // The ruleset's part of Apply, called only for a seat that may act, a game not over and a move
+  // of this ruleset. Must change nothing when it rejects.
+  virtual MoveOutcome DoApply(int seat, const v1::Move& move) = 0;
+  // Whether `move` sets this ruleset's part of the oneof.
+  virtual bool IsOwnMove(const v1::Move& move) const = 0;
+
+  void set_deal_events(std::vector<v1::Event> events);
+
+ private:
+  v1::GameSettings settings_;
+  v1::Deal deal_;
+  int num_seats_;
+  std::vector<AcceptedMove> history_;
+  std::vector<v1::Event> deal_events_;
+};
+
+// A refusal with its reason.
+MoveOutcome Rejected(v1::RejectionReason reason, std::string message);
+
+}  // namespace kahve::engine
+
+#endif  // KAHVE_ENGINE_CORE_GAME_H_

@@ -1,0 +1,35 @@
+#ifndef KAHVE_ENGINE_CORE_REGISTRY_H_
+#define KAHVE_ENGINE_CORE_REGISTRY_H_
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/core/game.h"
+#include "engine/core/simulation.h"
+
+namespace kahve::engine {
+
+// One ruleset: its id (as in RULES.md), how to start a game, how to simulate many.
+struct Ruleset {
+  std::string_view id;
+  v1::GameSettings::RulesetCase settings_case;
+  absl::StatusOr<std::unique_ptr<Game>> (*new_game)(const v1::GameSettings&, const v1::Deal&);
+  // Plays options.games bot games on the ruleset's fast path (no protobuf per move).
+  absl::StatusOr<SimSummary> (*simulate)(const SimOptions& options);
+};
+
+// Every ruleset, in one explicit list (engine/registry.cc).
+const std::vector<Ruleset>& Rulesets();
+
+// NotFound for an unknown id.
+absl::StatusOr<const Ruleset*> FindRuleset(std::string_view id);
+// The ruleset the settings name; InvalidArgument when they name none.
+absl::StatusOr<const Ruleset*> RulesetOf(const v1::GameSettings& settings);
+// A new game: InvalidArgument for settings or a deal the ruleset refuses.
+absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings, const v1::Deal& deal);
+
+}  // namespace kahve::engine
+
+#endif  // KAHVE_ENGINE_CORE_REGISTRY_H_

@@ -1,0 +1,42 @@
+#ifndef KAHVE_ENGINE_LIARS_DICE_LIARS_DICE_BOTS_H_
+#define KAHVE_ENGINE_LIARS_DICE_LIARS_DICE_BOTS_H_
+
+// Liar's dice bots. They receive a SeatView (own dice, public counts and bids), never the State.
+//
+// `heuristic`: judges every bid by the chance it is true given its own dice, treating each unknown
+// die as an independent fair roll (a die counts for face f with chance 1/3 when ones are wild,
+// 1/6 otherwise; for ones, 1/6).
+//   - Путана window: declares whenever it may; it then opens on the face of its own die, which it
+//     alone knows for sure.
+//   - Its turn with a bid standing: it compares the chance that the standing bid is false with the
+//     chance that its best raise is true; it challenges when the first is at least as large.
+//   - Raising or opening: the legal bid most likely to be true; among equals the lowest one, so as to
+//     leave the next seat the least room.
+// It ignores what others' bids say about their dice; that is enough to beat random play by far.
+
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "engine/core/rng.h"
+#include "engine/liars_dice/liars_dice.h"
+
+namespace kahve::engine::liars_dice {
+
+enum class BotKind { kRandom, kHeuristic };
+
+// "random" or "heuristic"; NotFound otherwise.
+absl::StatusOr<BotKind> ParseBotKind(std::string_view name);
+std::string_view BotName(BotKind kind);
+
+// The chance that `bid` is true, seen from `view` (its own dice known, the rest unknown).
+double ChanceBidIsTrue(const SeatView& view, Bid bid);
+
+// The heuristic bot's choice among `legal` (the seat's legal actions, count > 0).
+Action ChooseHeuristic(const SeatView& view, const Action* legal, int count);
+
+// The choice of bot `kind` for the seat of `view`; `legal` are that seat's legal actions.
+Action ChooseAction(BotKind kind, const SeatView& view, const Action* legal, int count, Rng& rng);
+
+}  // namespace kahve::engine::liars_dice
+
+#endif  // KAHVE_ENGINE_LIARS_DICE_LIARS_DICE_BOTS_H_

@@ -1,0 +1,29 @@
+#ifndef KAHVE_ENGINE_LIARS_DICE_LIARS_DICE_CODEC_H_
+#define KAHVE_ENGINE_LIARS_DICE_LIARS_DICE_CODEC_H_
+
+// The kahve.v1 edge of Liar's dice: the only file of the ruleset that speaks protobuf.
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "engine/core/game.h"
+#include "engine/liars_dice/liars_dice.h"
+
+namespace kahve::engine::liars_dice {
+
+// Settings with defaults filled in (0 -> default), validated.
+absl::StatusOr<Settings> SettingsFromProto(const v1::LiarsDiceSettings& proto);
+// The preset of a deal, checked against the settings.
+absl::StatusOr<Preset> PresetFromProto(const v1::LiarsDicePreset& proto, const Settings& settings);
+
+v1::Move BidMove(int quantity, int face);
+v1::Move ChallengeMove();
+v1::Move DeclarePutanaMove();
+v1::Move ActionToMove(Action action);
+
+// A Liar's dice game behind the engine interface. InvalidArgument for bad settings or preset.
+absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings, const v1::Deal& deal);
+
+}  // namespace kahve::engine::liars_dice
+
+#endif  // KAHVE_ENGINE_LIARS_DICE_LIARS_DICE_CODEC_H_

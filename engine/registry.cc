@@ -1,0 +1,44 @@
+#include "engine/core/registry.h"
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "engine/core/status_macros.h"
+#include "engine/liars_dice/liars_dice_codec.h"
+#include "engine/liars_dice/liars_dice_sim.h"
+
+namespace kahve::engine {
+
+const std::vector<Ruleset>& Rulesets() {
+  // Listed explicitly: a linker drops self-registering objects nobody references.
+  static const std::vector<Ruleset> kRulesets = {
+      {"liars_dice", v1::GameSettings::kLiarsDice, &liars_dice::NewGame, &liars_dice::Simulate},
+  };
+  return kRulesets;
+}
+
+absl::StatusOr<const Ruleset*> FindRuleset(std::string_view id) {
+  std::vector<std::string> known;
+  for (const Ruleset& ruleset : Rulesets()) {
+    if (ruleset.id == id) return &ruleset;
+    known.emplace_back(ruleset.id);
+  }
+  return absl::NotFoundError(
+      absl::StrCat("unknown ruleset \"", std::string(id), "\"; known: ", absl::StrJoin(known, ", ")));
+}
+
+absl::StatusOr<const Ruleset*> RulesetOf(const v1::GameSettings& settings) {
+  for (const Ruleset& ruleset : Rulesets()) {
+    if (ruleset.settings_case == settings.ruleset_case()) return &ruleset;
+  }
+  return absl::InvalidArgumentError("settings name no ruleset: set one of the ruleset fields");
+}
+
+absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings,
+                                              const v1::Deal& deal) {
+  KAHVE_ASSIGN_OR_RETURN(const Ruleset* ruleset, RulesetOf(settings));
+  return ruleset->new_game(settings, deal);
+}
+
+}  // namespace kahve::engine

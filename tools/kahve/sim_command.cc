@@ -1,0 +1,70 @@
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_split.h"
+#include "engine/core/registry.h"
+#include "tools/kahve/commands.h"
+
+ABSL_FLAG(std::string, game, "liars_dice", "sim: ruleset id");
+ABSL_FLAG(int64_t, games, 1000, "sim: number of games");
+ABSL_FLAG(uint64_t, seed, 1, "sim: seed of the whole run (game i uses a seed derived from it)");
+ABSL_FLAG(int32_t, players, 0, "sim: seats per game (0: the ruleset's default)");
+ABSL_FLAG(int32_t, dice, 0, "sim (liars_dice): dice per player (0: default)");
+ABSL_FLAG(int32_t, rounds, 0, "sim: stop each game after this many rounds (0: play to the end)");
+ABSL_FLAG(std::string, bots, "random", "sim: bot kinds, one for all seats or one per seat, comma-separated");
+
+namespace kahve::tools {
+namespace {
+
+// The ruleset's settings from the sim flags.
+absl::StatusOr<v1::GameSettings> SettingsFromFlags(std::string_view game) {
+  v1::GameSettings settings;
+  if (game == "liars_dice") {
+    v1::LiarsDiceSettings* dice = settings.mutable_liars_dice();
+    dice->set_players(absl::GetFlag(FLAGS_players));
+    dice->set_dice_per_player(absl::GetFlag(FLAGS_dice));
+    dice->set_max_rounds(absl::GetFlag(FLAGS_rounds));
+    return settings;
+  }
+  return absl::NotFoundError(std::string("no sim settings for ") + std::string(game));
+}
+
+}  // namespace
+
+int SimCommand(const std::vector<std::string>& args) {
+  if (!args.empty()) {
+    std::fprintf(stderr, "kahve sim: unexpected argument \"%s\"\n", args[0].c_str());
+    return 2;
+  }
+  const std::string game = absl::GetFlag(FLAGS_game);
+  auto ruleset = engine::FindRuleset(game);
+  if (!ruleset.ok()) {
+    std::fprintf(stderr, "kahve sim: %s\n", std::string(ruleset.status().message()).c_str());
+    return 2;
+  }
+  engine::SimOptions options;
+  auto settings = SettingsFromFlags(game);
+  if (!settings.ok()) {
+    std::fprintf(stderr, "kahve sim: %s\n", std::string(settings.status().message()).c_str());
+    return 2;
+  }
+  options.settings = *settings;
+  options.bots = absl::StrSplit(absl::GetFlag(FLAGS_bots), ',');
+  options.seed = absl::GetFlag(FLAGS_seed);
+  options.games = absl::GetFlag(FLAGS_games);
+  if (options.games < 1) {
+    std::fputs("kahve sim: --games must be at least 1\n", stderr);
+    return 2;
+  }
+  auto summary = (*ruleset)->simulate(options);
+  if (!summary.ok()) {
+    std::fprintf(stderr, "kahve sim: %s\n", std::string(summary.status().message()).c_str());
+    return 2;
+  }
+  std::printf("%s\n", summary->ToJson().c_str());
+  return 0;
+}
+
+}  // namespace kahve::tools
