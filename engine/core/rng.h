@@ -1,6 +1,7 @@
 #ifndef KAHVE_ENGINE_CORE_RNG_H_
 #define KAHVE_ENGINE_CORE_RNG_H_
 
+#include <array>
 #include <cstdint>
 #include <utility>
 
@@ -25,6 +26,13 @@ constexpr uint64_t DeriveSeed(uint64_t seed, uint64_t index) {
 class Rng {
  public:
   explicit Rng(uint64_t seed = 0) { Reseed(seed); }
+
+  // A generator in a given raw state (tests against the reference vectors).
+  static Rng FromState(const std::array<uint64_t, 4>& state) {
+    Rng rng;
+    for (int i = 0; i < 4; ++i) rng.s_[i] = state[i];
+    return rng;
+  }
 
   // The state is four consecutive SplitMix64 outputs of the seed, as the xoshiro authors advise.
   void Reseed(uint64_t seed) {
