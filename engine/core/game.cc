@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/check.h"
 
 namespace kahve::engine {
 
@@ -54,9 +55,22 @@ MoveOutcome Game::Apply(int seat, const v1::Move& move) {
 }
 
 MoveOutcome Game::DryRun(int seat, const v1::Move& move) const {
-  // Applied to a copy, so the events come out exactly as Apply's would.
+  // Applied to a copy, so the answer is exactly Apply's; then cut, so that previewing a challenge
+  // or a draw cannot be used to peek.
   std::unique_ptr<Game> scratch = Clone();
-  return scratch->Apply(seat, move);
+  MoveOutcome outcome = scratch->Apply(seat, move);
+  const auto hidden = std::find_if(outcome.events.begin(), outcome.events.end(),
+                                   [this](const v1::Event& event) {
+                                     return DecidedByHiddenInformation(event);
+                                   });
+  outcome.preview_truncated = hidden != outcome.events.end();
+  outcome.events.erase(hidden, outcome.events.end());
+  return outcome;
+}
+
+v1::View Game::View(int seat) const {
+  KAHVE_CHECK(seat == kSpectator || (seat >= 0 && seat < num_seats_), "view of a seat of the game");
+  return DoView(seat);
 }
 
 }  // namespace kahve::engine

@@ -21,6 +21,9 @@ struct MoveOutcome {
   v1::Rejection rejection;
   // Every event of the move, each marked with its audience; send a recipient VisibleTo(...) only.
   std::vector<v1::Event> events;
+  // DryRun only: the events stop before the first one that chance or hidden information decides
+  // (a reveal, a roll, a draw), so a preview never discloses what the move would uncover.
+  bool preview_truncated = false;
 };
 
 struct AcceptedMove {
@@ -55,11 +58,12 @@ class Game {
   const std::vector<v1::Event>& deal_events() const { return deal_events_; }
 
   // Plays `move` for `seat`. Checks what every ruleset shares (seat in range, game not over, the
-  // seat may act, the move is for this ruleset), then the ruleset's own rules. Accepted: the move
+  // move is for this ruleset, the seat may act), then the ruleset's own rules. Accepted: the move
   // joins history() and its events carry move_number(). Rejected: nothing changes, and the reason
   // and message state only what the seat may know.
   MoveOutcome Apply(int seat, const v1::Move& move);
-  // The answer Apply would give, changing nothing.
+  // The answer Apply would give, changing nothing, with the events cut before the first that
+  // chance or hidden information decides (see MoveOutcome::preview_truncated).
   MoveOutcome DryRun(int seat, const v1::Move& move) const;
 
   bool MayAct(int seat) const;
@@ -71,7 +75,8 @@ class Game {
   virtual std::vector<v1::Move> LegalMoves(int seat) const = 0;
   // What `seat` may know, or what anyone may know for kSpectator. Permuting what the seat cannot
   // see (other hands, the order of the stock, future rolls) leaves the view byte-identical.
-  virtual v1::View View(int seat) const = 0;
+  // `seat` must be kSpectator or a seat of the game (callers validate input first).
+  v1::View View(int seat) const;
   virtual bool IsOver() const = 0;
   // Ranks (1 best, ties equal), scores and teams of every seat; only once IsOver().
   virtual v1::Result Result() const = 0;
@@ -97,6 +102,11 @@ class Game {
   virtual MoveOutcome DoApply(int seat, const v1::Move& move) = 0;
   // Whether `move` sets this ruleset's part of the oneof.
   virtual bool IsOwnMove(const v1::Move& move) const = 0;
+  // The view of a valid seat or kSpectator.
+  virtual v1::View DoView(int seat) const = 0;
+  // Whether the event's content depends on chance or on information hidden before the move (a
+  // reveal, a roll, a draw): a preview stops before it.
+  virtual bool DecidedByHiddenInformation(const v1::Event& event) const = 0;
 
   void set_deal_events(std::vector<v1::Event> events);
 

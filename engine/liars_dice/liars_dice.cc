@@ -60,21 +60,42 @@ void State::Reset(uint64_t seed, const Preset* preset, EventBuffer* events) {
   StartRound(first, events);
 }
 
+namespace {
+
+// Sorts five dice with a fixed network of compare-exchanges: no data-dependent branches.
+void SortFive(std::array<int, kMaxDicePerPlayer>& d) {
+  auto exchange = [&d](int i, int j) {
+    const int low = std::min(d[i], d[j]);
+    d[j] = std::max(d[i], d[j]);
+    d[i] = low;
+  };
+  exchange(0, 1), exchange(3, 4), exchange(2, 4), exchange(2, 3), exchange(0, 3);
+  exchange(0, 2), exchange(1, 4), exchange(1, 3), exchange(1, 2);
+}
+
+}  // namespace
+
 void State::RollSeat(int seat) {
+  static_assert(kMaxDicePerPlayer == 5, "SortFive sorts exactly five dice");
   const int count = dice_count_[seat];
   const size_t round_index = static_cast<size_t>(round_ - 1);
   const std::vector<int>* fixed = nullptr;
-  if (round_index < preset_rolls_.size() && static_cast<size_t>(seat) < preset_rolls_[round_index].size()) {
+  if (round_index < preset_rolls_.size() &&
+      static_cast<size_t>(seat) < preset_rolls_[round_index].size()) {
     fixed = &preset_rolls_[round_index][seat];
   }
+  const int fixed_count = fixed == nullptr ? 0 : std::min<int>(count, fixed->size());
+  // Empty slots hold a sentinel above every face while sorting, so they sort last.
+  constexpr int kEmpty = kFaces + 1;
   auto& dice = dice_[seat];
-  dice.fill(0);
-  for (int i = 0; i < count; ++i) {
-    dice[i] = fixed != nullptr && static_cast<size_t>(i) < fixed->size() ? (*fixed)[i]
-                                                                         : rng_.RollDie();
+  for (int i = 0; i < kMaxDicePerPlayer; ++i) {
+    dice[i] = i < fixed_count ? (*fixed)[i] : i < count ? rng_.RollDie() : kEmpty;
   }
-  std::sort(dice.begin(), dice.begin() + count);
-  for (int i = 0; i < count; ++i) ++face_counts_[dice[i]];
+  SortFive(dice);
+  for (int i = 0; i < kMaxDicePerPlayer; ++i) {
+    if (i < count) ++face_counts_[dice[i]];
+    if (dice[i] == kEmpty) dice[i] = 0;
+  }
 }
 
 void State::StartRound(int starter, EventBuffer* events) {
@@ -163,6 +184,7 @@ void State::LoseDie(int seat, EventBuffer* events) {
   --face_counts_[dice_[seat][count - 1]];
   dice_[seat][count - 1] = 0;
   --count;
+  --bidding_.dice_on_table;
   if (events != nullptr) events->Add({.kind = EventKind::kDieLost, .seat = seat, .value = count});
   // Only a seat that goes from two dice to one is "just reduced to one die"; with one die per
   // player from the start nobody is, so that game has no Путана.
@@ -253,8 +275,8 @@ void State::CheckInvariants() const {
   const int in_play = SeatsInPlay();
   const bool limit_hit = settings_.max_rounds > 0 && rounds_completed_ >= settings_.max_rounds;
   KAHVE_CHECK(over() == (in_play == 1 || limit_hit), "over iff one seat left or round limit");
-  if (over()) return;
   KAHVE_CHECK(bidding_.dice_on_table == on_table, "dice on table");
+  if (over()) return;
   KAHVE_CHECK(dice_count_[to_act_] > 0, "the seat to act has dice");
   KAHVE_CHECK(rounds_completed_ + 1 == round_, "one round in progress");
   BiddingState replay{.current = Bid{}, .putana_round = bidding_.putana_round,

@@ -5,7 +5,6 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "engine/bots/random_bot.h"
 
 namespace kahve::engine::liars_dice {
 namespace {
@@ -73,7 +72,9 @@ std::string_view BotName(BotKind kind) {
 
 double ChanceBidIsTrue(const SeatView& view, Bid bid) { return BidOdds(view).Chance(bid); }
 
-Action ChooseHeuristic(const SeatView& view, const Action* legal, int count) {
+Action ChooseHeuristic(const SeatView& view) {
+  Action legal[kMaxActions];
+  const int count = LegalActions(view.bidding, legal);
   const BidOdds odds(view);
   double best_chance = -1.0;
   Action best_bid = legal[0];
@@ -97,9 +98,9 @@ Action ChooseHeuristic(const SeatView& view, const Action* legal, int count) {
   return best_bid;
 }
 
-Action ChooseAction(BotKind kind, const SeatView& view, const Action* legal, int count, Rng& rng) {
-  if (kind == BotKind::kRandom) return ChooseUniformly(legal, count, rng);
-  return ChooseHeuristic(view, legal, count);
+Action ChooseAction(BotKind kind, const SeatView& view, Rng& rng) {
+  if (kind == BotKind::kRandom) return RandomLegalAction(view.bidding, rng);
+  return ChooseHeuristic(view);
 }
 
 }  // namespace kahve::engine::liars_dice

@@ -3,6 +3,8 @@
 
 // Liar's dice bots. They receive a SeatView (own dice, public counts and bids), never the State.
 //
+// `random`: a uniform choice among the legal moves (RandomLegalAction).
+//
 // `heuristic`: judges every bid by the chance it is true given its own dice, treating each unknown
 // die as an independent fair roll (a die counts for face f with chance 1/3 when ones are wild,
 // 1/6 otherwise; for ones, 1/6).
@@ -31,11 +33,11 @@ std::string_view BotName(BotKind kind);
 // The chance that `bid` is true, seen from `view` (its own dice known, the rest unknown).
 double ChanceBidIsTrue(const SeatView& view, Bid bid);
 
-// The heuristic bot's choice among `legal` (the seat's legal actions, count > 0).
-Action ChooseHeuristic(const SeatView& view, const Action* legal, int count);
+// The heuristic bot's choice for the seat of `view`, which must be the seat to act.
+Action ChooseHeuristic(const SeatView& view);
 
-// The choice of bot `kind` for the seat of `view`; `legal` are that seat's legal actions.
-Action ChooseAction(BotKind kind, const SeatView& view, const Action* legal, int count, Rng& rng);
+// The choice of bot `kind` for the seat of `view` (the seat to act); `rng` drives random choices.
+Action ChooseAction(BotKind kind, const SeatView& view, Rng& rng);
 
 }  // namespace kahve::engine::liars_dice
 

@@ -86,7 +86,6 @@ class LiarsDiceGame final : public Game {
     return moves;
   }
 
-  v1::View View(int seat) const override;
   bool IsOver() const override { return state_->over(); }
   v1::Result Result() const override;
   std::unique_ptr<Game> Clone() const override { return std::make_unique<LiarsDiceGame>(*this); }
@@ -104,6 +103,11 @@ class LiarsDiceGame final : public Game {
  protected:
   MoveOutcome DoApply(int seat, const v1::Move& move) override;
   bool IsOwnMove(const v1::Move& move) const override { return move.has_liars_dice(); }
+  v1::View DoView(int seat) const override;
+  // The reveal decides everything after a challenge; a roll is chance.
+  bool DecidedByHiddenInformation(const v1::Event& event) const override {
+    return event.liars_dice().has_dice_revealed() || event.liars_dice().has_dice_rolled();
+  }
 
  private:
   // The action a well-formed move stands for, or the reason it is refused now.
@@ -215,7 +219,7 @@ std::vector<v1::Event> LiarsDiceGame::ConvertEvents(const EventBuffer& events) c
   return out;
 }
 
-v1::View LiarsDiceGame::View(int seat) const {
+v1::View LiarsDiceGame::DoView(int seat) const {
   v1::View view;
   view.set_seat(seat);
   view.set_num_seats(num_seats());
@@ -267,11 +271,8 @@ absl::StatusOr<v1::Move> LiarsDiceGame::BotMove(int seat, std::string_view kind,
   if (state_->over() || seat != state_->to_act()) {
     return absl::FailedPreconditionError(absl::StrCat("seat ", seat, " may not act now"));
   }
-  const SeatView view = state_->ViewFor(seat);
-  Action legal[kMaxActions];
-  const int count = LegalActions(view.bidding, legal);
   Rng rng(bot_seed);
-  return ActionToMove(ChooseAction(bot, view, legal, count, rng));
+  return ActionToMove(ChooseAction(bot, state_->ViewFor(seat), rng));
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "engine/liars_dice/liars_dice_rules.h"
 
+#include <cassert>
+
 namespace kahve::engine::liars_dice {
 namespace {
 
@@ -68,18 +70,49 @@ Reason CheckAction(const BiddingState& state, Action action) {
 }
 
 int LegalActions(const BiddingState& state, Action* out) {
+  // Branch-free on the hot path of every playout: each candidate is written, and kept by advancing
+  // the count only when legal. Writes stay below kMaxActions: a write lands at the current count.
   int count = 0;
-  if (state.current.quantity != 0) out[count++] = kChallenge;
-  if (state.may_declare_putana) out[count++] = kDeclarePutana;
+  out[count] = kChallenge;
+  count += state.current.quantity != 0 ? 1 : 0;
+  out[count] = kDeclarePutana;
+  count += state.may_declare_putana ? 1 : 0;
   int minimum[kFaces + 1];
-  for (int face = 1; face <= kFaces; ++face) minimum[face] = MinimumQuantity(state, face);
+  int lowest = kImpossible;
+  for (int face = 1; face <= kFaces; ++face) {
+    minimum[face] = MinimumQuantity(state, face);
+    lowest = minimum[face] < lowest ? minimum[face] : lowest;
+  }
   // Ascending action order is quantity-major: walk quantities, then faces.
-  for (int quantity = 1; quantity <= state.dice_on_table; ++quantity) {
+  for (int quantity = lowest < 1 ? 1 : lowest; quantity <= state.dice_on_table; ++quantity) {
+    const Action first = BidAction(quantity, 1);
     for (int face = 1; face <= kFaces; ++face) {
-      if (quantity >= minimum[face]) out[count++] = BidAction(quantity, face);
+      out[count] = static_cast<Action>(first + face - 1);
+      count += quantity >= minimum[face] ? 1 : 0;
     }
   }
   return count;
+}
+
+Action RandomLegalAction(const BiddingState& state, Rng& rng) {
+  const bool may_challenge = state.current.quantity != 0;
+  int first[kFaces + 1];
+  int runs[kFaces + 1];
+  uint32_t total = (may_challenge ? 1 : 0) + (state.may_declare_putana ? 1 : 0);
+  for (int face = 1; face <= kFaces; ++face) {
+    first[face] = MinimumQuantity(state, face);
+    runs[face] = first[face] <= state.dice_on_table ? state.dice_on_table - first[face] + 1 : 0;
+    total += static_cast<uint32_t>(runs[face]);
+  }
+  uint32_t pick = rng.Below(total);
+  if (may_challenge && pick-- == 0) return kChallenge;
+  if (state.may_declare_putana && pick-- == 0) return kDeclarePutana;
+  for (int face = 1; face <= kFaces; ++face) {
+    if (pick < static_cast<uint32_t>(runs[face])) return BidAction(first[face] + static_cast<int>(pick), face);
+    pick -= static_cast<uint32_t>(runs[face]);
+  }
+  assert(false && "pick < total");
+  return kChallenge;
 }
 
 int CountForBid(const int face_counts[kFaces + 1], int face, bool ones_wild) {

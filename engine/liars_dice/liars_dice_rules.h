@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "engine/core/rng.h"
+
 namespace kahve::engine::liars_dice {
 
 inline constexpr int kFaces = 6;
@@ -68,6 +70,11 @@ Reason CheckAction(const BiddingState& state, Action action);
 
 // Writes every legal action, ascending, into `out` (room for kMaxActions); returns how many.
 int LegalActions(const BiddingState& state, Action* out);
+
+// A uniformly random legal action from one bounded draw, listing nothing: the `random` bot. Same
+// distribution as a uniform pick from LegalActions (the draw indexes challenge, Путана, then each
+// face's run of quantities).
+Action RandomLegalAction(const BiddingState& state, Rng& rng);
 
 // How many dice count for a bid on `face`: that face, plus ones when ones are wild. For a bid of
 // ones, ones count once. `face_counts[f]` is how many dice on the table show f.

@@ -3,22 +3,19 @@
 #include <chrono>
 #include <vector>
 
-#include "engine/bots/random_bot.h"
 #include "engine/core/status_macros.h"
 #include "engine/liars_dice/liars_dice_codec.h"
 
 namespace kahve::engine::liars_dice {
 
 int64_t PlayOut(State& state, const BotKind* seat_bots, Rng& bot_rng) {
-  Action legal[kMaxActions];
   int64_t moves = 0;
   while (!state.over()) {
     const int seat = state.to_act();
-    const int count = state.LegalActions(legal);
-    const Action action =
-        seat_bots[seat] == BotKind::kRandom
-            ? ChooseUniformly(legal, count, bot_rng)
-            : ChooseHeuristic(state.ViewFor(seat), legal, count);
+    // The random bot draws from the public bidding state alone; only the heuristic needs a view.
+    const Action action = seat_bots[seat] == BotKind::kRandom
+                              ? RandomLegalAction(state.bidding(), bot_rng)
+                              : ChooseHeuristic(state.ViewFor(seat));
     state.Apply(action, nullptr);
     ++moves;
   }

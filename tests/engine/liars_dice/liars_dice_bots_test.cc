@@ -34,6 +34,18 @@ TEST(LiarsDiceBotsTest, HeuristicWinsFromAnySeat) {
   EXPECT_GE(static_cast<double>(summary->win_units_by_seat[3]) / kWinShareUnits, 0.70 * 2000);
 }
 
+// Opening with nothing known beyond its own dice, it bids what it holds for sure.
+TEST(LiarsDiceBotsTest, HeuristicOpensWithACertainBid) {
+  SeatView view;
+  view.my_dice = {4, 4, 0, 0, 0};
+  view.my_dice_count = 2;
+  view.bidding = BiddingState{.current = {}, .dice_on_table = 10};
+  const Action action = ChooseHeuristic(view);
+  ASSERT_TRUE(IsBid(action));
+  EXPECT_DOUBLE_EQ(ChanceBidIsTrue(view, ActionBid(action)), 1.0);
+  EXPECT_EQ(ActionBid(action), (Bid{1, 4})) << "the lowest of the certain bids";
+}
+
 // Every choice of both bots is legal, in every kind of game (PlayOut asserts legality in debug
 // builds; here each choice is checked explicitly).
 TEST(LiarsDiceBotsTest, BotsOnlyChooseLegalActions) {
@@ -41,12 +53,10 @@ TEST(LiarsDiceBotsTest, BotsOnlyChooseLegalActions) {
     for (int dice : {1, 2, 5}) {
       State state(Settings{.players = players, .dice_per_player = dice}, players * 31 + dice);
       Rng rng(9);
-      Action legal[kMaxActions];
       int moves = 0;
       while (!state.over()) {
-        const int count = state.LegalActions(legal);
         const BotKind kind = moves % 2 == 0 ? BotKind::kHeuristic : BotKind::kRandom;
-        const Action action = ChooseAction(kind, state.ViewFor(state.to_act()), legal, count, rng);
+        const Action action = ChooseAction(kind, state.ViewFor(state.to_act()), rng);
         ASSERT_EQ(state.Check(action), Reason::kNone);
         state.Apply(action, nullptr);
         ++moves;
@@ -76,12 +86,9 @@ TEST(LiarsDiceBotsTest, HeuristicChallengesAnImpossibleBidAndDeclaresPutana) {
   view.my_dice = {2, 2, 0, 0, 0};
   view.my_dice_count = 2;
   view.bidding = BiddingState{.current = {4, 6}, .dice_on_table = 4};
-  Action legal[kMaxActions];
-  int count = LegalActions(view.bidding, legal);
-  EXPECT_EQ(ChooseHeuristic(view, legal, count), kChallenge);
+  EXPECT_EQ(ChooseHeuristic(view), kChallenge);
   view.bidding = BiddingState{.current = {}, .dice_on_table = 4, .may_declare_putana = true};
-  count = LegalActions(view.bidding, legal);
-  EXPECT_EQ(ChooseHeuristic(view, legal, count), kDeclarePutana);
+  EXPECT_EQ(ChooseHeuristic(view), kDeclarePutana);
 }
 
 TEST(LiarsDiceBotsTest, ParseBotKind) {

@@ -189,6 +189,24 @@ TEST(LiarsDiceCodecTest, ChallengeEventsRevealAndStartTheNextRound) {
   EXPECT_THAT(outcome.events[4].liars_dice().dice_rolled().dice(), ElementsAre(2));
 }
 
+// Previewing a challenge must not be a way to see the dice: the preview stops at the challenge.
+TEST(LiarsDiceCodecTest, DryRunOfAChallengeRevealsNothing) {
+  std::unique_ptr<Game> game = Fixed(2, 2, {{{3, 4}, {5, 6}}}, 0);
+  Accept(*game, 0, BidMove(2, 3));
+  const std::unique_ptr<Game> before = game->Clone();
+  const MoveOutcome preview = game->DryRun(1, ChallengeMove());
+  EXPECT_TRUE(preview.accepted);
+  EXPECT_TRUE(preview.preview_truncated);
+  ASSERT_EQ(preview.events.size(), 1u);
+  EXPECT_TRUE(preview.events[0].liars_dice().has_challenged());
+  EXPECT_TRUE(game->SameState(*before));
+  // A bid reveals nothing: its preview is whole.
+  const MoveOutcome bid = game->DryRun(1, BidMove(3, 3));
+  EXPECT_FALSE(bid.preview_truncated);
+  ASSERT_EQ(bid.events.size(), 1u);
+  EXPECT_EQ(bid.events[0].liars_dice().bid_made().bid().quantity(), 3);
+}
+
 TEST(LiarsDiceCodecTest, ViewsShowOwnDicePublicFactsAndTheLastReveal) {
   std::unique_ptr<Game> game = Fixed(3, 2, {{{3, 4}, {5, 6}, {2, 2}}, {{1, 3}, {5}, {2, 2}}}, 0);
   Accept(*game, 0, BidMove(2, 5));

@@ -1,6 +1,7 @@
 #include "engine/liars_dice/liars_dice_rules.h"
 
 #include <algorithm>
+#include <map>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -149,6 +150,25 @@ TEST(LiarsDiceRulesTest, LegalActionsAreExactlyTheAcceptedOnes) {
     for (int action = 0; action < kMaxActions; ++action) {
       const bool listed = std::binary_search(legal, legal + count, static_cast<Action>(action));
       EXPECT_EQ(listed, CheckAction(state, static_cast<Action>(action)) == Reason::kNone) << action;
+    }
+  }
+}
+
+// The random bot's draw covers exactly the legal actions, each about equally often.
+TEST(LiarsDiceRulesTest, RandomLegalActionIsUniformOverTheLegalActions) {
+  BiddingState with_putana = Opening(6);
+  with_putana.may_declare_putana = true;
+  for (const BiddingState& state : {After(3, 4, 10), After(2, 1, 8), with_putana, After(3, 5, 6, true)}) {
+    Action legal[kMaxActions];
+    const int count = LegalActions(state, legal);
+    std::map<Action, int> drawn;
+    Rng rng(17);
+    const int draws = 2000 * count;
+    for (int i = 0; i < draws; ++i) ++drawn[RandomLegalAction(state, rng)];
+    ASSERT_EQ(static_cast<int>(drawn.size()), count);
+    for (int i = 0; i < count; ++i) {
+      ASSERT_EQ(drawn.count(legal[i]), 1u) << legal[i];
+      EXPECT_NEAR(drawn[legal[i]], 2000, 250) << legal[i];
     }
   }
 }
