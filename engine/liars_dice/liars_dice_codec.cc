@@ -245,6 +245,7 @@ v1::View LiarsDiceGame::DoView(int seat) const {
     bid->mutable_bid()->set_face(placed.bid.face);
   }
   dice->set_putana_round(state_->bidding().putana_round);
+  dice->set_putana_offered(state_->bidding().may_declare_putana);
   if (state_->has_reveal()) *dice->mutable_last_reveal() = RevealProto();
   return view;
 }

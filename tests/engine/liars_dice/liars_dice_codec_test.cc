@@ -128,8 +128,11 @@ TEST(LiarsDiceCodecTest, EveryRejectionReason) {
   ExpectRejected(*game, 2, BidMove(4, 6), v1::LIARS_DICE_CONVERSION_TOO_LOW,
                  "at least 5 of another face");
   Accept(*game, 2, ChallengeMove());  // two ones: the bid stands, seat 2 loses a die
+  EXPECT_TRUE(game->View(0).liars_dice().putana_offered()) << "public: everyone sees the offer";
   // Seat 2 (now one die) starts and may declare; in its Путана round the face is fixed.
   Accept(*game, 2, DeclarePutanaMove());
+  EXPECT_FALSE(game->View(0).liars_dice().putana_offered());
+  EXPECT_TRUE(game->View(0).liars_dice().putana_round());
   Accept(*game, 2, BidMove(1, 5));
   ExpectRejected(*game, 0, BidMove(2, 6), v1::LIARS_DICE_PUTANA_FACE_FIXED, "face stays 5");
   ExpectRejected(*game, 0, DeclarePutanaMove(), v1::LIARS_DICE_PUTANA_NOT_ALLOWED, "Putana");
