@@ -10,10 +10,10 @@ packages=(
   # engine
   libprotobuf-dev protobuf-compiler libabsl-dev
   # services
-  libgrpc++-dev protobuf-compiler-grpc libpqxx-dev prometheus-cpp-dev
+  libgrpc++-dev protobuf-compiler-grpc libpqxx-dev prometheus-cpp-dev libssl-dev
   postgresql-15
-  # tests and benchmarks
-  libgtest-dev libgmock-dev libbenchmark-dev
+  # tests and benchmarks (promtool, from prometheus, lints /metrics)
+  libgtest-dev libgmock-dev libbenchmark-dev prometheus
 )
 
 missing=()

@@ -12,6 +12,19 @@ namespace kahve::tools {
 int SimCommand(const std::vector<std::string>& args);
 int ScenarioCommand(const std::vector<std::string>& args);
 
+#ifdef KAHVE_WITH_SERVICES
+// kahve migrate --database URL [--migrations_dir DIR]: applies pending migrations.
+int MigrateCommand(const std::vector<std::string>& args);
+// kahve token --player ID [--role service|admin] [--ttl DURATION]: prints an HS256 JWT.
+int TokenCommand(const std::vector<std::string>& args);
+// kahve rate: reads {"teams": [[{"mu":..,"sigma":..}],..], "ranks"|"scores": [..]} on stdin,
+// prints the updated teams with full double precision.
+int RateCommand(const std::vector<std::string>& args);
+// kahve load rating [--target H:P] [--database URL] [--seconds S] [--concurrency C]: load
+// generator; prints rates, latency percentiles and the ratio to a plain-SQL baseline.
+int LoadCommand(const std::vector<std::string>& args);
+#endif
+
 }  // namespace kahve::tools
 
 #endif  // KAHVE_TOOLS_KAHVE_COMMANDS_H_

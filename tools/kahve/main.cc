@@ -6,6 +6,9 @@
 
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#ifdef KAHVE_WITH_SERVICES
+#include "services/common/config.h"
+#endif
 #include "tools/kahve/commands.h"
 
 namespace {
@@ -15,13 +18,28 @@ constexpr char kUsage[] =
     "  sim --game G --games N --seed S [--players P] [--dice D] [--rounds R] [--bots a,b,...]\n"
     "      plays N bot games and prints one JSON summary\n"
     "  scenario FILE.json...\n"
-    "      runs scenario files; exits non-zero at the first mismatch\n";
+    "      runs scenario files; exits non-zero at the first mismatch\n"
+#ifdef KAHVE_WITH_SERVICES
+    "  migrate --database URL [--migrations_dir DIR]\n"
+    "      applies pending schema migrations under an advisory lock\n"
+    "  token --player ID [--role service|admin] [--ttl 24h]\n"
+    "      prints an HS256 JWT signed with --jwt_hs256_secret (KAHVE_JWT_HS256_SECRET)\n"
+    "  rate < request.json\n"
+    "      rates one match with the service's model (docs/ratings.md)\n"
+    "  load rating [--target H:P] [--database URL] [--seconds S] [--concurrency C]\n"
+    "      drives RecordMatch and a plain-SQL baseline; prints rates and latencies\n"
+#endif
+    ;
 
 }  // namespace
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(kUsage);
+#ifdef KAHVE_WITH_SERVICES
+  std::vector<char*> positional = kahve::common::ParseFlags(argc, argv);
+#else
   std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+#endif
   if (positional.size() < 2) {
     std::fputs(kUsage, stderr);
     return 2;
@@ -30,6 +48,12 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(positional.begin() + 2, positional.end());
   if (command == "sim") return kahve::tools::SimCommand(args);
   if (command == "scenario") return kahve::tools::ScenarioCommand(args);
+#ifdef KAHVE_WITH_SERVICES
+  if (command == "migrate") return kahve::tools::MigrateCommand(args);
+  if (command == "token") return kahve::tools::TokenCommand(args);
+  if (command == "rate") return kahve::tools::RateCommand(args);
+  if (command == "load") return kahve::tools::LoadCommand(args);
+#endif
   if (command == "help") {
     std::fputs(kUsage, stdout);
     return 0;

@@ -1,0 +1,43 @@
+#ifndef KAHVE_SERVICES_COMMON_LOGGING_H_
+#define KAHVE_SERVICES_COMMON_LOGGING_H_
+
+// Logs: one JSON object per line on stdout: {"ts": RFC 3339 UTC, "level", "msg", ...fields}.
+// Lines are written whole under a lock, so concurrent threads never interleave.
+// Never log tokens, hidden tiles or dice: fields are for public facts and ids.
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+
+namespace kahve::common {
+
+enum class LogLevel { kDebug, kInfo, kWarning, kError };
+
+using LogValue = std::variant<std::string, int64_t, double, bool>;
+using LogField = std::pair<std::string, LogValue>;
+
+// Lines below this level are dropped (--log_level: debug, info, warning, error).
+LogLevel MinLogLevel();
+
+void Log(LogLevel level, std::string_view message, std::initializer_list<LogField> fields = {});
+
+// The JSON line Log would print, without the newline (tests).
+std::string FormatLogLine(LogLevel level, std::string_view message,
+                          std::initializer_list<LogField> fields, int64_t unix_micros);
+
+inline void LogInfo(std::string_view message, std::initializer_list<LogField> fields = {}) {
+  Log(LogLevel::kInfo, message, fields);
+}
+inline void LogWarning(std::string_view message, std::initializer_list<LogField> fields = {}) {
+  Log(LogLevel::kWarning, message, fields);
+}
+inline void LogError(std::string_view message, std::initializer_list<LogField> fields = {}) {
+  Log(LogLevel::kError, message, fields);
+}
+
+}  // namespace kahve::common
+
+#endif  // KAHVE_SERVICES_COMMON_LOGGING_H_

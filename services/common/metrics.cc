@@ -1,0 +1,105 @@
+#include "services/common/metrics.h"
+
+#include <chrono>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "services/common/status.h"
+
+namespace kahve::common {
+namespace {
+
+using grpc::experimental::InterceptionHookPoints;
+
+// Times one call from its start to the status it sends, and counts it by code.
+class ServerMetricsInterceptor : public grpc::experimental::Interceptor {
+ public:
+  ServerMetricsInterceptor(Metrics* metrics, std::string service, std::string method)
+      : metrics_(metrics),
+        service_(std::move(service)),
+        method_(std::move(method)),
+        start_(std::chrono::steady_clock::now()) {}
+
+  void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
+    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_STATUS)) {
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+      const std::string code = GrpcCodeName(methods->GetSendStatus().error_code());
+      metrics_->grpc_handled()
+          .Add({{"grpc_service", service_}, {"grpc_method", method_}, {"grpc_code", code}})
+          .Increment();
+      metrics_->grpc_handling_seconds()
+          .Add({{"grpc_service", service_}, {"grpc_method", method_}}, LatencyBuckets())
+          .Observe(seconds);
+    }
+    methods->Proceed();
+  }
+
+ private:
+  Metrics* metrics_;
+  std::string service_;
+  std::string method_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+class ServerMetricsFactory : public grpc::experimental::ServerInterceptorFactoryInterface {
+ public:
+  explicit ServerMetricsFactory(Metrics* metrics) : metrics_(metrics) {}
+
+  grpc::experimental::Interceptor* CreateServerInterceptor(
+      grpc::experimental::ServerRpcInfo* info) override {
+    // "/package.Service/Method"
+    const std::string full = info->method() == nullptr ? "" : info->method();
+    const size_t slash = full.rfind('/');
+    std::string service = slash == std::string::npos || slash == 0 ? "unknown" : full.substr(1, slash - 1);
+    std::string method = slash == std::string::npos ? full : full.substr(slash + 1);
+    return new ServerMetricsInterceptor(metrics_, std::move(service), std::move(method));
+  }
+
+ private:
+  Metrics* metrics_;
+};
+
+}  // namespace
+
+const std::vector<double>& LatencyBuckets() {
+  static const std::vector<double> kBuckets = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+                                               0.1,    0.25,  0.5,    1,     2.5,  5,     10};
+  return kBuckets;
+}
+
+Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
+  grpc_handled_ = &prometheus::BuildCounter()
+                       .Name("grpc_server_handled_total")
+                       .Help("RPCs completed on the server, by service, method and status code.")
+                       .Register(*registry_);
+  grpc_handling_seconds_ = &prometheus::BuildHistogram()
+                                .Name("grpc_server_handling_seconds")
+                                .Help("Time from the start of an RPC to its status, in seconds.")
+                                .Register(*registry_);
+}
+
+Metrics::~Metrics() = default;
+
+absl::Status Metrics::Serve(const std::string& host, int port) {
+  try {
+    exposer_ = std::make_unique<prometheus::Exposer>(absl::StrCat(host, ":", port));
+  } catch (const std::exception& error) {
+    return absl::InternalError(absl::StrCat("metrics: cannot listen on ", host, ":", port, ": ",
+                                            error.what()));
+  }
+  exposer_->RegisterCollectable(registry_);
+  return absl::OkStatus();
+}
+
+int Metrics::port() const {
+  if (exposer_ == nullptr) return 0;
+  const std::vector<int> ports = exposer_->GetListeningPorts();
+  return ports.empty() ? 0 : ports.front();
+}
+
+std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> Metrics::InterceptorFactory() {
+  return std::make_unique<ServerMetricsFactory>(this);
+}
+
+}  // namespace kahve::common

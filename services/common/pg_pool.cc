@@ -1,0 +1,385 @@
+#include "services/common/pg_pool.h"
+
+#include <poll.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <exception>
+#include <utility>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/flags/flag.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/cord.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "prometheus/counter.h"
+#include "prometheus/gauge.h"
+#include "prometheus/histogram.h"
+#include "prometheus/registry.h"
+
+ABSL_FLAG(std::string, database, "",
+          "PostgreSQL connection URL, e.g. postgresql://kahve@db:5432/kahve (required by services "
+          "and by kahve migrate / load).");
+ABSL_FLAG(int32_t, db_pool_size, 8,
+          "Database connections of the process (also its number of worker threads).");
+
+namespace kahve::common {
+namespace {
+
+constexpr int kConnectTimeoutSeconds = 2;
+constexpr char kSqlStatePayload[] = "kahve/sqlstate";
+// How often an idle connection's socket is drained before it counts as healthy; a closed
+// connection shows up by the second read at the latest (its last message, then end of file).
+constexpr int kHealthCheckReads = 4;
+
+// The first line of a libpq or server message, without its "ERROR:  " style prefix.
+std::string FirstLine(absl::string_view text) {
+  text = text.substr(0, text.find('\n'));
+  for (absl::string_view prefix : {"ERROR:  ", "FATAL:  ", "PANIC:  "}) {
+    if (absl::StartsWith(text, prefix)) text.remove_prefix(prefix.size());
+  }
+  return std::string(text);
+}
+
+absl::Status WithSqlState(absl::Status status, absl::string_view sqlstate) {
+  if (!sqlstate.empty()) status.SetPayload(kSqlStatePayload, absl::Cord(sqlstate));
+  return status;
+}
+
+absl::Status Unavailable(absl::string_view what, absl::string_view detail,
+                         absl::string_view sqlstate = "") {
+  std::string message(what);
+  if (!detail.empty()) absl::StrAppend(&message, ": ", FirstLine(detail));
+  return WithSqlState(absl::UnavailableError(message), sqlstate);
+}
+
+absl::Status Aborted(absl::string_view sqlstate, absl::string_view detail) {
+  return WithSqlState(
+      absl::AbortedError(absl::StrCat("database transaction aborted (SQLSTATE ", sqlstate,
+                                      "): ", FirstLine(detail))),
+      sqlstate);
+}
+
+absl::Status Internal(absl::string_view sqlstate, absl::string_view detail) {
+  if (sqlstate.empty()) return absl::InternalError(absl::StrCat("database error: ", FirstLine(detail)));
+  return WithSqlState(absl::InternalError(absl::StrCat("database error (SQLSTATE ", sqlstate,
+                                                       "): ", FirstLine(detail))),
+                      sqlstate);
+}
+
+bool IsConnectionLoss(absl::string_view sqlstate) {
+  // Class 08: connection exceptions; 57P01..57P03: admin_shutdown, crash_shutdown,
+  // cannot_connect_now (the server is going away or not back yet).
+  return absl::StartsWith(sqlstate, "08") || sqlstate == "57P01" || sqlstate == "57P02" ||
+         sqlstate == "57P03";
+}
+
+// Maps the exception in flight (called inside a catch block) to a status; sets `*lost` when the
+// connection it happened on is no longer usable.
+absl::Status StatusOfCurrentException(bool* lost) {
+  try {
+    throw;
+  } catch (const pqxx::broken_connection& e) {
+    *lost = true;
+    return Unavailable("database unavailable", e.what());
+  } catch (const pqxx::serialization_failure& e) {
+    return Aborted("40001", e.what());
+  } catch (const pqxx::deadlock_detected& e) {
+    return Aborted("40P01", e.what());
+  } catch (const pqxx::statement_completion_unknown& e) {
+    return Internal("40003", e.what());
+  } catch (const pqxx::transaction_rollback& e) {
+    return Internal("40000", e.what());
+  } catch (const pqxx::in_doubt_error& e) {
+    *lost = true;
+    return Unavailable("database connection lost during commit; the outcome is unknown", e.what());
+  } catch (const pqxx::sql_error& e) {
+    const std::string& sqlstate = e.sqlstate();
+    if (sqlstate == "40001" || sqlstate == "40P01") return Aborted(sqlstate, e.what());
+    if (IsConnectionLoss(sqlstate)) {
+      *lost = true;
+      return Unavailable("database unavailable", e.what(), sqlstate);
+    }
+    return Internal(sqlstate, e.what());
+  } catch (const pqxx::failure& e) {
+    return Internal("", e.what());
+  } catch (const std::exception& e) {
+    return Internal("", e.what());
+  } catch (...) {
+    return absl::InternalError("database work threw a non-standard exception");
+  }
+}
+
+// libpqxx 6 silently reconnects a broken connection when the next transaction begins. The pool
+// wants to see every break (to discard the connection, fail fast and count the reconnect), so
+// that is switched off; the API is deprecated but it is the only switch 6.4 has.
+void InhibitReactivation(pqxx::connection& connection) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  connection.inhibit_reactivation(true);
+#pragma GCC diagnostic pop
+}
+
+// Whether an idle connection still has its server. An idle connection has nothing to read, so a
+// readable socket means the server sent something: a notice (consumed here) or its goodbye
+// (57P01 on shutdown or pg_terminate_backend) followed by end of file, which breaks the
+// connection. Costs one poll() for a healthy connection.
+bool StillConnected(pqxx::connection& connection) {
+  for (int read = 0; read < kHealthCheckReads; ++read) {
+    if (!connection.is_open()) return false;
+    pollfd descriptor{connection.sock(), POLLIN, 0};
+    const int ready = poll(&descriptor, 1, /*timeout=*/0);
+    if (ready == 0) return true;
+    if (ready < 0) return errno == EINTR;
+    if ((descriptor.revents & (POLLERR | POLLHUP | POLLNVAL)) != 0) return false;
+    try {
+      connection.get_notifs();
+    } catch (const std::exception&) {
+      return false;
+    }
+  }
+  return connection.is_open();
+}
+
+const prometheus::Histogram::BucketBoundaries& AcquireBuckets() {
+  static const auto* buckets = new prometheus::Histogram::BucketBoundaries{
+      0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
+  return *buckets;
+}
+
+}  // namespace
+
+struct PgPool::Impl {
+  struct Metrics {
+    prometheus::Gauge* idle = nullptr;
+    prometheus::Gauge* busy = nullptr;
+    prometheus::Gauge* waiting = nullptr;
+    prometheus::Counter* reconnects = nullptr;
+    prometheus::Histogram* acquire_seconds = nullptr;
+  };
+
+  Impl(PgPoolSettings pool_settings, prometheus::Registry* registry)
+      : settings(std::move(pool_settings)),
+        url(WithConnectTimeout(settings.url, kConnectTimeoutSeconds)),
+        size(std::max(1, settings.size)) {
+    if (registry != nullptr) RegisterMetrics(*registry);
+  }
+
+  void RegisterMetrics(prometheus::Registry& registry) {
+    const std::string& pool = settings.name;
+    auto& connections = prometheus::BuildGauge()
+                            .Name("kahve_pg_pool_connections")
+                            .Help("Open PostgreSQL connections of the pool, by state.")
+                            .Register(registry);
+    metrics.idle = &connections.Add({{"pool", pool}, {"state", "idle"}});
+    metrics.busy = &connections.Add({{"pool", pool}, {"state", "busy"}});
+    metrics.waiting = &prometheus::BuildGauge()
+                           .Name("kahve_pg_pool_waiting")
+                           .Help("Callers waiting for a free connection.")
+                           .Register(registry)
+                           .Add({{"pool", pool}});
+    metrics.reconnects = &prometheus::BuildCounter()
+                              .Name("kahve_pg_pool_reconnects_total")
+                              .Help("Connections opened to replace broken ones.")
+                              .Register(registry)
+                              .Add({{"pool", pool}});
+    metrics.acquire_seconds = &prometheus::BuildHistogram()
+                                   .Name("kahve_pg_pool_acquire_seconds")
+                                   .Help("Time to get a connection slot from the pool.")
+                                   .Register(registry)
+                                   .Add({{"pool", pool}}, AcquireBuckets());
+  }
+
+  void UpdateGauges() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+    if (metrics.idle == nullptr) return;
+    metrics.idle->Set(static_cast<double>(idle.size()));
+    metrics.busy->Set(busy);
+    metrics.waiting->Set(waiting);
+  }
+
+  // Takes a slot: an idle connection (`*connection` set) or the right to open one (left null).
+  absl::Status TakeSlot(std::unique_ptr<pqxx::connection>* connection) {
+    const absl::Time start = absl::Now();
+    const absl::Time deadline = start + settings.acquire_timeout;
+    absl::MutexLock lock(&mu);
+    auto full = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+      return idle.empty() && busy >= size;
+    };
+    if (full()) {
+      ++waiting;
+      UpdateGauges();
+      while (full() && !cv.WaitWithDeadline(&mu, deadline)) {
+      }
+      --waiting;
+    }
+    const bool got_slot = !full();
+    if (got_slot) {
+      ++busy;
+      if (!idle.empty()) {
+        *connection = std::move(idle.back());
+        idle.pop_back();
+      }
+    }
+    UpdateGauges();
+    if (metrics.acquire_seconds != nullptr) {
+      metrics.acquire_seconds->Observe(absl::ToDoubleSeconds(absl::Now() - start));
+    }
+    if (!got_slot) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("no database connection free within ",
+                       absl::FormatDuration(settings.acquire_timeout), " (pool ", settings.name,
+                       ", size ", size, ")"));
+    }
+    return absl::OkStatus();
+  }
+
+  // Opens a connection and prepares the pool's statements on it.
+  absl::StatusOr<std::unique_ptr<pqxx::connection>> Open() {
+    try {
+      auto connection = std::make_unique<pqxx::connection>(url);
+      InhibitReactivation(*connection);
+      for (const auto& [name, sql] : settings.prepared) {
+        connection->prepare(name, sql);
+        connection->prepare_now(name);
+      }
+      {
+        absl::MutexLock lock(&mu);
+        if (lost > 0) {
+          --lost;
+          if (metrics.reconnects != nullptr) metrics.reconnects->Increment();
+        }
+      }
+      return connection;
+    } catch (...) {
+      bool unused_lost = false;
+      return StatusOfCurrentException(&unused_lost);
+    }
+  }
+
+  // A slot with a live connection, or why there is none.
+  absl::StatusOr<std::unique_ptr<pqxx::connection>> Acquire() {
+    std::unique_ptr<pqxx::connection> connection;
+    const absl::Status slot = TakeSlot(&connection);
+    if (!slot.ok()) return slot;
+    if (connection != nullptr && !StillConnected(*connection)) {
+      Release(std::move(connection), /*keep=*/false, /*free_slot=*/false);
+    }
+    if (connection == nullptr) {
+      auto opened = Open();
+      if (!opened.ok()) {
+        Release(nullptr, /*keep=*/false, /*free_slot=*/true);
+        return opened.status();
+      }
+      connection = std::move(opened).value();
+    }
+    return connection;
+  }
+
+  // Gives a connection back: kept idle, or closed (counted as lost) when `keep` is false. With
+  // `free_slot` false the caller keeps the slot (to open a replacement).
+  void Release(std::unique_ptr<pqxx::connection> connection, bool keep, bool free_slot) {
+    std::unique_ptr<pqxx::connection> to_close;
+    {
+      absl::MutexLock lock(&mu);
+      if (connection != nullptr) {
+        if (keep) {
+          idle.push_back(std::move(connection));
+        } else {
+          ++lost;
+          to_close = std::move(connection);
+        }
+      }
+      if (free_slot) --busy;
+      UpdateGauges();
+      cv.Signal();
+    }
+    // Closing (PQfinish) may touch the network: outside the lock.
+    to_close.reset();
+  }
+
+  const PgPoolSettings settings;
+  const std::string url;
+  const int size;
+  Metrics metrics;
+
+  absl::Mutex mu;
+  absl::CondVar cv;
+  std::vector<std::unique_ptr<pqxx::connection>> idle ABSL_GUARDED_BY(mu);
+  // Slots in use: connections lent out or being opened. idle.size() + busy <= size.
+  int busy ABSL_GUARDED_BY(mu) = 0;
+  int waiting ABSL_GUARDED_BY(mu) = 0;
+  // Connections discarded as broken and not replaced yet (each replacement counts a reconnect).
+  int lost ABSL_GUARDED_BY(mu) = 0;
+};
+
+PgPool::PgPool(PgPoolSettings settings, prometheus::Registry* registry)
+    : impl_(std::make_unique<Impl>(std::move(settings), registry)) {}
+
+PgPool::~PgPool() {
+  std::vector<std::unique_ptr<pqxx::connection>> to_close;
+  {
+    absl::MutexLock lock(&impl_->mu);
+    // Work still running on other threads finishes first.
+    impl_->mu.Await(absl::Condition(
+        +[](int* busy) { return *busy == 0; }, &impl_->busy));
+    to_close.swap(impl_->idle);
+    impl_->UpdateGauges();
+  }
+}
+
+absl::Status PgPool::Run(const std::function<absl::Status(pqxx::connection&)>& work) {
+  auto acquired = impl_->Acquire();
+  if (!acquired.ok()) return acquired.status();
+  std::unique_ptr<pqxx::connection> connection = std::move(acquired).value();
+  absl::Status status;
+  bool lost = false;
+  try {
+    status = work(*connection);
+  } catch (...) {
+    status = StatusOfCurrentException(&lost);
+  }
+  if (!connection->is_open()) {
+    // Whatever failed, it failed because the connection went away.
+    if (!status.ok() && !lost && status.code() == absl::StatusCode::kInternal) {
+      status = Unavailable("database connection lost", status.message());
+    }
+    lost = true;
+  }
+  impl_->Release(std::move(connection), /*keep=*/!lost, /*free_slot=*/true);
+  return status;
+}
+
+int PgPool::size() const { return impl_->size; }
+
+bool IsRetryable(const absl::Status& status) { return status.code() == absl::StatusCode::kAborted; }
+
+std::string SqlStateOf(const absl::Status& status) {
+  const absl::optional<absl::Cord> payload = status.GetPayload(kSqlStatePayload);
+  return payload.has_value() ? std::string(*payload) : std::string();
+}
+
+std::string WithConnectTimeout(const std::string& url, int seconds) {
+  if (absl::StrContains(url, "connect_timeout")) return url;
+  if (absl::StartsWith(url, "postgresql://") || absl::StartsWith(url, "postgres://")) {
+    return absl::StrCat(url, absl::StrContains(url, "?") ? "&" : "?", "connect_timeout=", seconds);
+  }
+  return absl::StrCat(url, url.empty() ? "" : " ", "connect_timeout=", seconds);
+}
+
+absl::StatusOr<PgPoolSettings> PgPoolSettingsFromFlags(const std::string& name) {
+  PgPoolSettings settings;
+  settings.url = absl::GetFlag(FLAGS_database);
+  if (settings.url.empty()) {
+    return absl::InvalidArgumentError("--database (KAHVE_DATABASE) is required");
+  }
+  settings.size = absl::GetFlag(FLAGS_db_pool_size);
+  if (settings.size < 1) return absl::InvalidArgumentError("--db_pool_size must be at least 1");
+  settings.name = name;
+  return settings;
+}
+
+}  // namespace kahve::common

@@ -1,0 +1,93 @@
+#ifndef KAHVE_SERVICES_RATING_RATING_SERVICE_H_
+#define KAHVE_SERVICES_RATING_RATING_SERVICE_H_
+
+// kahve.v1.RatingService: thin callback handlers. Each authenticates, then hands the work to the
+// worker pool (database calls block), which validates, calls the store and finishes the call.
+
+#include <string>
+
+#include "kahve/v1/rating.grpc.pb.h"
+#include "prometheus/counter.h"
+#include "prometheus/histogram.h"
+#include "services/common/auth.h"
+#include "services/common/metrics.h"
+#include "services/common/page_token.h"
+#include "services/common/worker_pool.h"
+#include "services/rating/rating_store.h"
+
+namespace kahve::rating {
+
+struct RatingServiceSettings {
+  // Players with fewer rated games in a (ruleset, mode) are provisional: off leaderboards.
+  int provisional_games = 10;
+  // Signs page tokens; replicas must share it.
+  std::string page_token_key;
+};
+
+// RatingServiceSettings from --provisional_games and --page_token_secret (falling back to
+// --jwt_hs256_secret).
+RatingServiceSettings RatingServiceSettingsFromFlags();
+
+// Every metric family of the rating service, declared in one place.
+struct RatingMetrics {
+  explicit RatingMetrics(prometheus::Registry& registry);
+  prometheus::Family<prometheus::Counter>& updates;   // kahve_rating_updates_total{ruleset}
+  prometheus::Histogram& record_match_seconds;       // kahve_record_match_seconds
+  prometheus::Family<prometheus::Counter>& matches;  // kahve_matches_recorded_total{ruleset,mode,rated}
+};
+
+class RatingService final : public v1::RatingService::CallbackService {
+ public:
+  RatingService(RatingServiceSettings settings, RatingStore* store,
+                const common::Authenticator* authenticator, common::WorkerPool* workers,
+                RatingMetrics* metrics);
+
+  grpc::ServerUnaryReactor* RecordMatch(grpc::CallbackServerContext* context,
+                                        const v1::RecordMatchRequest* request,
+                                        v1::RecordMatchResponse* response) override;
+  grpc::ServerUnaryReactor* GetRatings(grpc::CallbackServerContext* context,
+                                       const v1::GetRatingsRequest* request,
+                                       v1::GetRatingsResponse* response) override;
+  grpc::ServerUnaryReactor* GetLeaderboard(grpc::CallbackServerContext* context,
+                                           const v1::GetLeaderboardRequest* request,
+                                           v1::GetLeaderboardResponse* response) override;
+  grpc::ServerUnaryReactor* ListMatches(grpc::CallbackServerContext* context,
+                                        const v1::ListMatchesRequest* request,
+                                        v1::ListMatchesResponse* response) override;
+  grpc::ServerUnaryReactor* GetMatch(grpc::CallbackServerContext* context,
+                                     const v1::GetMatchRequest* request,
+                                     v1::MatchRecord* response) override;
+  grpc::ServerUnaryReactor* GetRatingHistory(grpc::CallbackServerContext* context,
+                                             const v1::GetRatingHistoryRequest* request,
+                                             v1::GetRatingHistoryResponse* response) override;
+
+  // The domain behind each handler, callable without gRPC.
+  absl::Status DoRecordMatch(const v1::RecordMatchRequest& request, v1::RecordMatchResponse* response);
+  absl::Status DoGetRatings(const v1::GetRatingsRequest& request, v1::GetRatingsResponse* response);
+  absl::Status DoGetLeaderboard(const v1::GetLeaderboardRequest& request,
+                                v1::GetLeaderboardResponse* response);
+  absl::Status DoListMatches(const v1::ListMatchesRequest& request, v1::ListMatchesResponse* response);
+  absl::Status DoGetMatch(const v1::GetMatchRequest& request, v1::MatchRecord* response);
+  absl::Status DoGetRatingHistory(const v1::GetRatingHistoryRequest& request,
+                                  v1::GetRatingHistoryResponse* response);
+
+ private:
+  // Authenticates (and checks `role` unless empty), then runs `work` on the worker pool and
+  // finishes the call with its status.
+  template <typename Work>
+  grpc::ServerUnaryReactor* Offload(grpc::CallbackServerContext* context, const char* role, Work work);
+
+  absl::Status LeaderboardAround(const v1::GetLeaderboardRequest& request, int page_size,
+                                 v1::GetLeaderboardResponse* response);
+
+  RatingServiceSettings settings_;
+  RatingStore* store_;
+  const common::Authenticator* authenticator_;
+  common::WorkerPool* workers_;
+  RatingMetrics* metrics_;
+  common::PageTokenSigner tokens_;
+};
+
+}  // namespace kahve::rating
+
+#endif  // KAHVE_SERVICES_RATING_RATING_SERVICE_H_

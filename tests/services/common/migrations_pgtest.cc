@@ -1,0 +1,361 @@
+#include "services/common/migrations.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "pqxx/pqxx"
+#include "tests/support/pg_test_env.h"
+
+namespace kahve::common {
+namespace {
+
+namespace fs = std::filesystem;
+
+using ::kahve::testing::PgTest;
+using ::kahve::testing::PgTestServer;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+// A temporary folder of migration files, removed with the object.
+class MigrationDir {
+ public:
+  MigrationDir() {
+    std::string pattern = (fs::temp_directory_path() / "kahve-migrations-XXXXXX").string();
+    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
+  }
+  ~MigrationDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  void Write(const std::string& name, const std::string& sql) const {
+    std::ofstream(path_ / name, std::ios::binary | std::ios::trunc) << sql;
+  }
+  std::string path() const { return path_.string(); }
+
+ private:
+  fs::path path_;
+};
+
+struct Row {
+  int version;
+  std::string name;
+  std::string checksum;
+  std::string expected_checksum;  // PostgreSQL's own sha256 of the file's text
+  bool applied_at_set;
+};
+
+// A fresh database without any migration (cloned from template0, not the migrated template).
+class MigrateTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    name_ = absl::StrCat("m_", getpid(), "_", counter_++);
+    PgTestServer& server = PgTestServer::Get();
+    const std::string admin = server.AdminUrl();
+    pqxx::connection connection(admin);
+    pqxx::nontransaction tx(connection);
+    tx.exec0(absl::StrCat("CREATE DATABASE ", name_, " TEMPLATE template0"));
+    url_ = admin.substr(0, admin.rfind('/') + 1) + name_;
+  }
+  void TearDown() override { PgTestServer::Get().DropDatabase(name_); }
+
+  absl::StatusOr<std::vector<Migration>> Load() const { return LoadMigrations(dir_.path()); }
+
+  absl::StatusOr<MigrateResult> LoadAndMigrate() const {
+    auto migrations = Load();
+    if (!migrations.ok()) return migrations.status();
+    return Migrate(url_, *migrations);
+  }
+
+  std::vector<Row> Recorded() {
+    pqxx::connection connection(url_);
+    pqxx::work tx(connection);
+    std::vector<Row> rows;
+    auto migrations = Load();
+    std::map<int, std::string> sql;
+    if (migrations.ok()) {
+      for (const Migration& migration : *migrations) sql[migration.version] = migration.sql;
+    }
+    for (const pqxx::row& row : tx.exec("SELECT version, name, checksum, applied_at IS NOT NULL "
+                                        "FROM kahve_schema_migrations ORDER BY version")) {
+      const int version = row[0].as<int>();
+      const std::string expected =
+          tx.exec_params1("SELECT encode(sha256($1::bytea), 'hex')",
+                          pqxx::binarystring(sql[version].data(), sql[version].size()))[0]
+              .as<std::string>();
+      rows.push_back({version, row[1].as<std::string>(), row[2].as<std::string>(), expected,
+                      row[3].as<bool>()});
+    }
+    return rows;
+  }
+
+  int Count(const std::string& sql) {
+    pqxx::connection connection(url_);
+    pqxx::nontransaction tx(connection);
+    return tx.exec1(sql)[0].as<int>();
+  }
+
+  static inline std::atomic<int> counter_{0};
+  std::string name_;
+  std::string url_;
+  MigrationDir dir_;
+};
+
+TEST_F(MigrateTest, AppliesInOrderAndRecordsChecksums) {
+  // Written out of order; 0002 and 0010 only work after the ones before them.
+  dir_.Write("0010_index_players.sql", "CREATE INDEX players_by_name ON players (name);\n");
+  dir_.Write("0001_create_players.sql", "CREATE TABLE players (id int PRIMARY KEY);\n");
+  dir_.Write("0002_add_name.sql",
+             "ALTER TABLE players ADD COLUMN name text;\nINSERT INTO players VALUES (1, 'ada');\n");
+  dir_.Write("README.md", "not a migration");
+
+  const absl::StatusOr<MigrateResult> result = LoadAndMigrate();
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_THAT(result->applied, ElementsAre(1, 2, 10));
+  EXPECT_EQ(result->version, 10);
+
+  const std::vector<Row> rows = Recorded();
+  ASSERT_EQ(rows.size(), 3u);
+  const std::vector<std::string> names = {"0001_create_players.sql", "0002_add_name.sql",
+                                          "0010_index_players.sql"};
+  for (size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i].name, names[i]);
+    EXPECT_EQ(rows[i].checksum, rows[i].expected_checksum) << rows[i].name;
+    EXPECT_EQ(rows[i].checksum.size(), 64u);
+    EXPECT_TRUE(rows[i].applied_at_set);
+  }
+  EXPECT_EQ(Count("SELECT count(*) FROM players WHERE name = 'ada'"), 1);
+}
+
+TEST_F(MigrateTest, SecondRunAppliesNothingAndLaterFilesApplyAlone) {
+  dir_.Write("0001_a.sql", "CREATE TABLE a (x int);");
+  dir_.Write("0002_b.sql", "INSERT INTO a VALUES (1);");
+  ASSERT_TRUE(LoadAndMigrate().ok());
+
+  const absl::StatusOr<MigrateResult> again = LoadAndMigrate();
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_THAT(again->applied, IsEmpty());
+  EXPECT_EQ(again->version, 2);
+  EXPECT_EQ(Count("SELECT count(*) FROM a"), 1);
+
+  dir_.Write("0003_c.sql", "INSERT INTO a VALUES (3);");
+  const absl::StatusOr<MigrateResult> later = LoadAndMigrate();
+  ASSERT_TRUE(later.ok()) << later.status();
+  EXPECT_THAT(later->applied, ElementsAre(3));
+  EXPECT_EQ(later->version, 3);
+  EXPECT_EQ(Count("SELECT count(*) FROM a"), 2);
+}
+
+TEST_F(MigrateTest, NoMigrationsCreatesTheTableOnly) {
+  const absl::StatusOr<MigrateResult> result = LoadAndMigrate();
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_THAT(result->applied, IsEmpty());
+  EXPECT_EQ(result->version, 0);
+  EXPECT_EQ(Count("SELECT count(*) FROM kahve_schema_migrations"), 0);
+}
+
+TEST_F(MigrateTest, ChangedAppliedFileIsRefused) {
+  dir_.Write("0001_a.sql", "CREATE TABLE a (x int);");
+  dir_.Write("0002_b.sql", "INSERT INTO a VALUES (1);");
+  ASSERT_TRUE(LoadAndMigrate().ok());
+
+  dir_.Write("0002_b.sql", "INSERT INTO a VALUES (2);");
+  dir_.Write("0003_c.sql", "INSERT INTO a VALUES (3);");
+  const absl::StatusOr<MigrateResult> result = LoadAndMigrate();
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kFailedPrecondition) << result.status();
+  EXPECT_THAT(result.status().message(), HasSubstr("0002_b.sql"));
+  // Nothing ran, not even the new file.
+  EXPECT_EQ(Count("SELECT count(*) FROM a"), 1);
+  EXPECT_EQ(Count("SELECT max(version) FROM kahve_schema_migrations"), 2);
+}
+
+TEST_F(MigrateTest, RenamedAppliedFileIsRefused) {
+  dir_.Write("0001_a.sql", "CREATE TABLE a (x int);");
+  ASSERT_TRUE(LoadAndMigrate().ok());
+  fs::rename(fs::path(dir_.path()) / "0001_a.sql", fs::path(dir_.path()) / "0001_renamed.sql");
+  const absl::StatusOr<MigrateResult> result = LoadAndMigrate();
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kFailedPrecondition) << result.status();
+  EXPECT_THAT(result.status().message(), HasSubstr("0001_renamed.sql"));
+}
+
+TEST_F(MigrateTest, VersionUnknownToTheBinaryIsRefused) {
+  dir_.Write("0001_a.sql", "CREATE TABLE a (x int);");
+  dir_.Write("0002_b.sql", "CREATE TABLE b (x int);");
+  ASSERT_TRUE(LoadAndMigrate().ok());
+
+  // An older binary, knowing only 0001.
+  auto older = Load();
+  ASSERT_TRUE(older.ok());
+  older->pop_back();
+  const absl::StatusOr<MigrateResult> result = Migrate(url_, *older);
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kFailedPrecondition) << result.status();
+  EXPECT_THAT(result.status().message(), HasSubstr("0002_b.sql"));
+}
+
+TEST_F(MigrateTest, MigrationOlderThanTheAppliedOnesIsRefused) {
+  dir_.Write("0001_a.sql", "CREATE TABLE a (x int);");
+  dir_.Write("0003_c.sql", "CREATE TABLE c (x int);");
+  ASSERT_TRUE(LoadAndMigrate().ok());
+  dir_.Write("0002_b.sql", "CREATE TABLE b (x int);");
+  const absl::StatusOr<MigrateResult> result = LoadAndMigrate();
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kFailedPrecondition) << result.status();
+  EXPECT_THAT(result.status().message(), HasSubstr("0002_b.sql"));
+  EXPECT_EQ(Count("SELECT count(*) FROM pg_tables WHERE tablename = 'b'"), 0);
+}
+
+TEST_F(MigrateTest, FailingMigrationRollsBackOnlyItself) {
+  dir_.Write("0001_a.sql", "CREATE TABLE a (x int);");
+  dir_.Write("0002_b.sql", "CREATE TABLE b (x int);\nINSERT INTO a VALUES (1);\nSELECT 1 / 0;\n");
+  dir_.Write("0003_c.sql", "CREATE TABLE c (x int);");
+  const absl::StatusOr<MigrateResult> result = LoadAndMigrate();
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kInternal) << result.status();
+  EXPECT_THAT(result.status().message(), HasSubstr("0002_b.sql"));
+  EXPECT_THAT(result.status().message(), HasSubstr("division by zero"));
+  EXPECT_EQ(Count("SELECT count(*) FROM pg_tables WHERE tablename IN ('a', 'b', 'c')"), 1);
+  EXPECT_EQ(Count("SELECT count(*) FROM a"), 0);
+  EXPECT_EQ(Count("SELECT count(*) FROM kahve_schema_migrations"), 1);
+
+  dir_.Write("0002_b.sql", "CREATE TABLE b (x int);\nINSERT INTO a VALUES (1);\n");
+  const absl::StatusOr<MigrateResult> fixed = LoadAndMigrate();
+  ASSERT_TRUE(fixed.ok()) << fixed.status();
+  EXPECT_THAT(fixed->applied, ElementsAre(2, 3));
+}
+
+TEST_F(MigrateTest, ConcurrentMigratorsApplyEachMigrationOnce) {
+  // Each migration fails if it runs twice (CREATE TABLE without IF NOT EXISTS), and logs itself.
+  dir_.Write("0001_log.sql", "CREATE TABLE log (version int);\nINSERT INTO log VALUES (1);\n"
+                             "SELECT pg_sleep(0.05);\n");
+  dir_.Write("0002_t2.sql", "CREATE TABLE t2 (x int);\nINSERT INTO log VALUES (2);\n");
+  dir_.Write("0003_t3.sql", "CREATE TABLE t3 (x int);\nINSERT INTO log VALUES (3);\n");
+  auto migrations = Load();
+  ASSERT_TRUE(migrations.ok());
+
+  constexpr int kMigrators = 4;
+  std::vector<absl::StatusOr<MigrateResult>> results(kMigrators, absl::UnknownError("not run"));
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kMigrators; ++i) {
+    threads.emplace_back([&, i] { results[i] = Migrate(url_, *migrations); });
+  }
+  for (std::thread& thread : threads) thread.join();
+
+  std::map<int, int> applied_by_anyone;
+  for (const auto& result : results) {
+    ASSERT_TRUE(result.ok()) << result.status();
+    EXPECT_EQ(result->version, 3);
+    for (int version : result->applied) ++applied_by_anyone[version];
+  }
+  EXPECT_EQ(applied_by_anyone, (std::map<int, int>{{1, 1}, {2, 1}, {3, 1}}));
+  EXPECT_EQ(Count("SELECT count(*) FROM log"), 3);
+  EXPECT_EQ(Count("SELECT count(DISTINCT version) FROM log"), 3);
+}
+
+TEST_F(MigrateTest, UnorderedListIsInvalid) {
+  const std::vector<Migration> unordered = {{2, "0002_b.sql", "SELECT 1"},
+                                            {1, "0001_a.sql", "SELECT 1"}};
+  EXPECT_EQ(Migrate(url_, unordered).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(MigrateUnreachableTest, UnreachableDatabaseIsUnavailable) {
+  // Port 1 on loopback: nothing listens there.
+  const absl::StatusOr<MigrateResult> result =
+      Migrate("postgresql://postgres@127.0.0.1:1/postgres", {});
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kUnavailable) << result.status();
+}
+
+TEST(LoadMigrationsTest, ReadsSortedAndIgnoresOtherFiles) {
+  MigrationDir dir;
+  dir.Write("0002_second.sql", "SELECT 2;");
+  dir.Write("0001_first.sql", "SELECT 1;\r\n");
+  dir.Write("notes.txt", "ignored");
+  const auto migrations = LoadMigrations(dir.path());
+  ASSERT_TRUE(migrations.ok()) << migrations.status();
+  ASSERT_EQ(migrations->size(), 2u);
+  EXPECT_EQ((*migrations)[0].version, 1);
+  EXPECT_EQ((*migrations)[0].name, "0001_first.sql");
+  EXPECT_EQ((*migrations)[0].sql, "SELECT 1;\r\n");
+  EXPECT_EQ((*migrations)[1].version, 2);
+}
+
+TEST(LoadMigrationsTest, EmptyFolderHasNoMigrations) {
+  MigrationDir dir;
+  const auto migrations = LoadMigrations(dir.path());
+  ASSERT_TRUE(migrations.ok()) << migrations.status();
+  EXPECT_THAT(*migrations, IsEmpty());
+}
+
+TEST(LoadMigrationsTest, RejectsBadNames) {
+  for (const std::string name : {"1_short.sql", "0001-dash.sql", "0001_.sql", "0000_zero.sql",
+                                 "abcd_letters.sql", "0001_Upper.sql", "0001_sp ace.sql",
+                                 "00001_five.sql"}) {
+    MigrationDir dir;
+    dir.Write("0002_fine.sql", "SELECT 1;");
+    dir.Write(name, "SELECT 1;");
+    const auto migrations = LoadMigrations(dir.path());
+    EXPECT_EQ(migrations.status().code(), absl::StatusCode::kInvalidArgument) << name;
+    EXPECT_THAT(migrations.status().message(), HasSubstr(name));
+  }
+}
+
+TEST(LoadMigrationsTest, RejectsRepeatedVersions) {
+  MigrationDir dir;
+  dir.Write("0001_a.sql", "SELECT 1;");
+  dir.Write("0001_b.sql", "SELECT 1;");
+  const auto migrations = LoadMigrations(dir.path());
+  EXPECT_EQ(migrations.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(migrations.status().message(), HasSubstr("0001_a.sql"));
+}
+
+TEST(LoadMigrationsTest, MissingFolderIsNotFound) {
+  EXPECT_EQ(LoadMigrations("/nonexistent/kahve/migrations").status().code(),
+            absl::StatusCode::kNotFound);
+}
+
+TEST(EmbeddedMigrationsTest, OrderedAndWellNamed) {
+  const std::vector<Migration>& embedded = EmbeddedMigrations();
+  for (size_t i = 0; i < embedded.size(); ++i) {
+    EXPECT_GT(embedded[i].version, 0);
+    if (i > 0) {
+      EXPECT_GT(embedded[i].version, embedded[i - 1].version);
+    }
+    EXPECT_EQ(embedded[i].name.substr(0, 4), absl::StrCat(10000 + embedded[i].version).substr(1));
+  }
+}
+
+TEST(EmbeddedMigrationsTest, MatchTheSourceFilesByteForByte) {
+  // The source tree's migrations/ (this file is tests/services/common/migrations_pgtest.cc).
+  const fs::path source = fs::path(__FILE__).parent_path() / "../../../migrations";
+  if (!fs::is_directory(source)) GTEST_SKIP() << "no source tree at " << source;
+  const auto files = LoadMigrations(source.string());
+  ASSERT_TRUE(files.ok()) << files.status();
+  const std::vector<Migration>& embedded = EmbeddedMigrations();
+  ASSERT_EQ(embedded.size(), files->size());
+  for (size_t i = 0; i < embedded.size(); ++i) {
+    EXPECT_EQ(embedded[i].version, (*files)[i].version);
+    EXPECT_EQ(embedded[i].name, (*files)[i].name);
+    EXPECT_EQ(embedded[i].sql, (*files)[i].sql) << embedded[i].name;
+  }
+}
+
+// The test databases come from the template the harness migrated with the embedded migrations.
+class TemplateTest : public PgTest {};
+
+TEST_F(TemplateTest, TestDatabasesHoldEveryEmbeddedMigration) {
+  const absl::StatusOr<MigrateResult> result = Migrate(url(), EmbeddedMigrations());
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_THAT(result->applied, IsEmpty());
+  EXPECT_EQ(result->version, EmbeddedMigrations().empty() ? 0 : EmbeddedMigrations().back().version);
+}
+
+}  // namespace
+}  // namespace kahve::common

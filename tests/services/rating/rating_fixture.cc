@@ -1,0 +1,85 @@
+#include "tests/services/rating/rating_fixture.h"
+
+namespace kahve::rating {
+
+using google::protobuf::util::TimeUtil;
+
+RatingServer::RatingServer(const std::string& url, int provisional_games, absl::Duration drain_period)
+    : authenticator_(testing::TestAuthenticator()) {
+  common::PgPoolSettings pool_settings;
+  pool_settings.url = url;
+  pool_settings.size = 4;
+  pool_settings.prepared = RatingStore::PreparedStatements();
+  pool_settings.name = "rating";
+  pool_ = std::make_unique<common::PgPool>(pool_settings, &metrics_.registry());
+  store_ = std::make_unique<RatingStore>(pool_.get());
+  workers_ = std::make_unique<common::WorkerPool>(4);
+  rating_metrics_ = std::make_unique<RatingMetrics>(metrics_.registry());
+  service_ = std::make_unique<RatingService>(
+      RatingServiceSettings{.provisional_games = provisional_games, .page_token_key = "test-key"},
+      store_.get(), authenticator_.get(), workers_.get(), rating_metrics_.get());
+  common::ServerSettings settings;
+  settings.host = "127.0.0.1";
+  settings.metrics_host = "127.0.0.1";
+  settings.drain_period = drain_period;
+  settings.shutdown_deadline = absl::Seconds(5);
+  server_ = std::make_unique<common::GrpcServer>(settings, &metrics_);
+  server_->AddService(service_.get(), v1::RatingService::service_full_name());
+  const absl::Status started = server_->Start();
+  EXPECT_TRUE(started.ok()) << started;
+  stub_ = v1::RatingService::NewStub(testing::LocalChannel(server_->port()));
+}
+
+RatingServer::~RatingServer() { server_->Shutdown(); }
+
+void RatingServiceTest::SetUp() {
+  PgTest::SetUp();
+  rating_ = std::make_unique<RatingServer>(url(), kProvisionalGames);
+}
+
+void RatingServiceTest::TearDown() {
+  rating_.reset();
+  PgTest::TearDown();
+}
+
+grpc::Status RatingServiceTest::Record(const v1::RecordMatchRequest& request,
+                                       v1::RecordMatchResponse* response) {
+  auto context = testing::ContextFor("table-service", common::kRoleService);
+  return stub().RecordMatch(context.get(), request, response);
+}
+
+v1::RecordMatchRequest SoloMatch(const std::string& match_id, const std::vector<std::string>& players,
+                                 const std::vector<int>& ranks, int64_t ended_s) {
+  v1::RecordMatchRequest request;
+  request.set_match_id(match_id);
+  request.set_ruleset("liars_dice");
+  request.set_mode(v1::SOLO);
+  request.mutable_settings()->mutable_liars_dice()->set_players(static_cast<int>(players.size()));
+  *request.mutable_started_at() = TimeUtil::SecondsToTimestamp(ended_s - 600);
+  *request.mutable_ended_at() = TimeUtil::SecondsToTimestamp(ended_s);
+  for (size_t seat = 0; seat < players.size(); ++seat) {
+    v1::Participant* participant = request.add_participants();
+    participant->set_player_id(players[seat]);
+    participant->set_seat(static_cast<int>(seat));
+    participant->set_rank(ranks[seat]);
+    participant->set_final_score(static_cast<double>(players.size()) - ranks[seat]);
+  }
+  v1::RoundScores* round = request.add_rounds();
+  round->set_round(1);
+  for (size_t seat = 0; seat < players.size(); ++seat) round->add_seat_scores(ranks[seat] == 1 ? 1 : 0);
+  return request;
+}
+
+v1::RecordMatchRequest TeamMatch(const std::string& match_id, const std::vector<std::string>& players,
+                                 bool first_team_won, int64_t ended_s) {
+  const int first = first_team_won ? 1 : 2;
+  const int second = first_team_won ? 2 : 1;
+  v1::RecordMatchRequest request = SoloMatch(match_id, players, {first, second, first, second}, ended_s);
+  request.set_mode(v1::TEAMS);
+  for (v1::Participant& participant : *request.mutable_participants()) {
+    participant.set_team(participant.seat() % 2);
+  }
+  return request;
+}
+
+}  // namespace kahve::rating

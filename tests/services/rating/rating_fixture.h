@@ -1,0 +1,74 @@
+#ifndef KAHVE_TESTS_SERVICES_RATING_RATING_FIXTURE_H_
+#define KAHVE_TESTS_SERVICES_RATING_RATING_FIXTURE_H_
+
+// A real kahve-rating (the shipped library, a real gRPC server on a free port) over a fresh
+// PostgreSQL database, and a client.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "google/protobuf/util/time_util.h"
+#include "kahve/v1/rating.grpc.pb.h"
+#include "services/common/metrics.h"
+#include "services/common/pg_pool.h"
+#include "services/common/server.h"
+#include "services/common/worker_pool.h"
+#include "services/rating/rating_service.h"
+#include "services/rating/rating_store.h"
+#include "tests/services/service_testing.h"
+#include "tests/support/pg_test_env.h"
+
+namespace kahve::rating {
+
+class RatingServer {
+ public:
+  // Serves the database at `url`; provisional after fewer than `provisional_games`.
+  RatingServer(const std::string& url, int provisional_games,
+               absl::Duration drain_period = absl::ZeroDuration());
+  ~RatingServer();
+
+  int port() const { return server_->port(); }
+  int metrics_port() const { return metrics_.port(); }
+  common::GrpcServer& server() { return *server_; }
+  v1::RatingService::Stub& stub() { return *stub_; }
+
+ private:
+  common::Metrics metrics_;
+  std::unique_ptr<common::Authenticator> authenticator_;
+  std::unique_ptr<common::PgPool> pool_;
+  std::unique_ptr<RatingStore> store_;
+  std::unique_ptr<common::WorkerPool> workers_;
+  std::unique_ptr<RatingMetrics> rating_metrics_;
+  std::unique_ptr<RatingService> service_;
+  std::unique_ptr<common::GrpcServer> server_;
+  std::unique_ptr<v1::RatingService::Stub> stub_;
+};
+
+class RatingServiceTest : public testing::PgTest {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  v1::RatingService::Stub& stub() { return rating_->stub(); }
+
+  // RecordMatch as the table service would send it (service role).
+  grpc::Status Record(const v1::RecordMatchRequest& request, v1::RecordMatchResponse* response);
+
+  std::unique_ptr<RatingServer> rating_;
+};
+
+inline constexpr int kProvisionalGames = 2;
+
+// A finished four-player Liar's dice match: players[seat] with ranks[seat], ended at `ended_s`
+// seconds after the epoch.
+v1::RecordMatchRequest SoloMatch(const std::string& match_id, const std::vector<std::string>& players,
+                                 const std::vector<int>& ranks, int64_t ended_s = 1'700'000'000);
+// The same as two teams: seats {0, 2} and {1, 3}; `first_team_won` says which team ranks first.
+v1::RecordMatchRequest TeamMatch(const std::string& match_id, const std::vector<std::string>& players,
+                                 bool first_team_won, int64_t ended_s = 1'700'000'000);
+
+}  // namespace kahve::rating
+
+#endif  // KAHVE_TESTS_SERVICES_RATING_RATING_FIXTURE_H_

@@ -1,0 +1,92 @@
+// What every kahve service shares, checked on kahve-rating: health, reflection, /metrics (linted by
+// promtool), a database outage (Unavailable, then recovery), and graceful shutdown.
+
+#include <thread>
+
+#include "absl/strings/match.h"
+#include "absl/time/clock.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/services/rating/rating_fixture.h"
+
+namespace kahve::rating {
+namespace {
+
+using ::testing::Contains;
+using ::testing::HasSubstr;
+
+TEST_F(RatingServiceTest, ServesHealthAndReflection) {
+  EXPECT_EQ(*testing::HealthStatus(rating_->port(), ""), "SERVING");
+  EXPECT_EQ(*testing::HealthStatus(rating_->port(), "kahve.v1.RatingService"), "SERVING");
+  const auto services = testing::ReflectedServices(rating_->port());
+  ASSERT_TRUE(services.ok()) << services.status();
+  EXPECT_THAT(*services, Contains("kahve.v1.RatingService"));
+  EXPECT_THAT(*services, Contains("grpc.health.v1.Health"));
+}
+
+TEST_F(RatingServiceTest, MetricsAreExposedAndPassPromtool) {
+  v1::RecordMatchResponse response;
+  ASSERT_TRUE(Record(SoloMatch("m1", {"ana", "ben", "cem", "deniz"}, {1, 2, 3, 4}), &response).ok());
+  v1::GetMatchRequest missing;
+  missing.set_match_id("nope");
+  v1::MatchRecord record;
+  auto context = testing::ContextFor("ana");
+  ASSERT_EQ(stub().GetMatch(context.get(), missing, &record).error_code(), grpc::NOT_FOUND);
+
+  const auto text = testing::HttpGet(rating_->metrics_port(), "/metrics");
+  ASSERT_TRUE(text.ok()) << text.status();
+  EXPECT_THAT(*text, HasSubstr("kahve_rating_updates_total{ruleset=\"liars_dice\"} 4"));
+  EXPECT_THAT(*text, HasSubstr("kahve_record_match_seconds_count 1"));
+  EXPECT_THAT(*text, HasSubstr("grpc_server_handled_total{grpc_code=\"OK\",grpc_method=\"RecordMatch\","
+                               "grpc_service=\"kahve.v1.RatingService\"} 1"));
+  EXPECT_THAT(*text, HasSubstr("grpc_code=\"NotFound\",grpc_method=\"GetMatch\""));
+  EXPECT_THAT(*text, HasSubstr("grpc_server_handling_seconds_bucket{grpc_method=\"RecordMatch\""));
+  EXPECT_THAT(*text, HasSubstr("kahve_pg_pool_connections{"));
+  const absl::Status lint = testing::PromtoolCheck(*text);
+  EXPECT_TRUE(lint.ok()) << lint;
+}
+
+TEST(RatingOutageTest, DatabaseOutageGivesUnavailableThenRecovers) {
+  std::unique_ptr<testing::PgTestServer> database = testing::PgTestServer::StartPrivate();
+  const std::string url = database->CreateDatabase("outage");
+  RatingServer rating(url, kProvisionalGames);
+  auto record = [&](const std::string& id) {
+    v1::RecordMatchResponse response;
+    auto context = testing::ContextFor("table-service", common::kRoleService);
+    return rating.stub().RecordMatch(context.get(), SoloMatch(id, {"ana", "ben"}, {1, 2}), &response);
+  };
+  ASSERT_TRUE(record("before").ok());
+  database->Stop();
+  const grpc::Status down = record("during");
+  EXPECT_EQ(down.error_code(), grpc::UNAVAILABLE) << down.error_message();
+  EXPECT_EQ(*testing::HealthStatus(rating.port(), ""), "SERVING") << "the process stays up";
+  database->Start();
+  grpc::Status up = record("after");
+  EXPECT_TRUE(up.ok()) << up.error_message();
+  v1::GetRatingsRequest request;
+  request.add_player_ids("ana");
+  v1::GetRatingsResponse ratings;
+  auto context = testing::ContextFor("ana");
+  ASSERT_TRUE(rating.stub().GetRatings(context.get(), request, &ratings).ok());
+  EXPECT_EQ(ratings.ratings(0).games(), 2) << "the match refused during the outage was not stored";
+}
+
+TEST(RatingShutdownTest, DrainsReportingNotServingThenRefusesCalls) {
+  std::unique_ptr<testing::PgTestServer> database = testing::PgTestServer::StartPrivate();
+  RatingServer rating(database->CreateDatabase("shutdown"), kProvisionalGames,
+                      /*drain_period=*/absl::Seconds(2));
+  const int port = rating.port();
+  std::thread shutdown([&] { rating.server().Shutdown(); });
+  // During the drain the server still answers, and says NOT_SERVING.
+  std::string health;
+  for (int i = 0; i < 100 && health != "NOT_SERVING"; ++i) {
+    health = testing::HealthStatus(port, "").value_or("");
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  EXPECT_EQ(health, "NOT_SERVING");
+  shutdown.join();
+  EXPECT_EQ(testing::HealthStatus(port, "").status().code(), absl::StatusCode::kUnavailable);
+}
+
+}  // namespace
+}  // namespace kahve::rating

@@ -1,0 +1,40 @@
+#ifndef KAHVE_TESTS_SERVICES_SERVICE_TESTING_H_
+#define KAHVE_TESTS_SERVICES_SERVICE_TESTING_H_
+
+// Helpers for tests that talk to real servers over real gRPC (and /metrics over HTTP).
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "grpcpp/grpcpp.h"
+#include "services/common/auth.h"
+
+namespace kahve::testing {
+
+// The HS256 secret test servers are configured with.
+inline constexpr char kTestSecret[] = "kahve-test-secret-0123456789abcdef";
+
+std::unique_ptr<common::Authenticator> TestAuthenticator();
+// "Bearer <JWT>" for `player` with `role` (empty: a player), signed with kTestSecret.
+std::string Bearer(const std::string& player, const std::string& role = "");
+// A client context carrying that token and a 10 s deadline.
+std::unique_ptr<grpc::ClientContext> ContextFor(const std::string& player, const std::string& role = "");
+
+std::shared_ptr<grpc::Channel> LocalChannel(int port);
+
+// grpc.health.v1 Check of `service` ("" the server as a whole): "SERVING", "NOT_SERVING", ... or the
+// gRPC error.
+absl::StatusOr<std::string> HealthStatus(int port, const std::string& service);
+// The services server reflection (v1alpha) lists.
+absl::StatusOr<std::vector<std::string>> ReflectedServices(int port);
+
+// The body of GET http://127.0.0.1:port/path.
+absl::StatusOr<std::string> HttpGet(int port, const std::string& path);
+// Runs `promtool check metrics` on the text; OK or the problems promtool reports.
+absl::Status PromtoolCheck(const std::string& metrics_text);
+
+}  // namespace kahve::testing
+
+#endif  // KAHVE_TESTS_SERVICES_SERVICE_TESTING_H_
