@@ -24,8 +24,8 @@ absl::StatusOr<const Ruleset*> FindRuleset(std::string_view id) {
     if (ruleset.id == id) return &ruleset;
     known.emplace_back(ruleset.id);
   }
-  return absl::NotFoundError(
-      absl::StrCat("unknown ruleset \"", std::string(id), "\"; known: ", absl::StrJoin(known, ", ")));
+  return absl::NotFoundError(absl::StrCat("unknown ruleset \"", std::string(id),
+                                          "\"; known: ", absl::StrJoin(known, ", ")));
 }
 
 absl::StatusOr<const Ruleset*> RulesetOf(const v1::GameSettings& settings) {

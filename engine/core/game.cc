@@ -46,7 +46,8 @@ MoveOutcome Game::Apply(int seat, const v1::Move& move) {
   if (move.ruleset_case() == v1::Move::RULESET_NOT_SET || !IsOwnMove(move)) {
     return Rejected(v1::WRONG_RULESET, "the move is not a move of this game's ruleset");
   }
-  if (!MayAct(seat)) return Rejected(v1::NOT_YOUR_TURN, absl::StrCat("seat ", seat, " may not act now"));
+  if (!MayAct(seat))
+    return Rejected(v1::NOT_YOUR_TURN, absl::StrCat("seat ", seat, " may not act now"));
   MoveOutcome outcome = DoApply(seat, move);
   if (!outcome.accepted) return outcome;
   history_.push_back(AcceptedMove{seat, move});
@@ -59,10 +60,9 @@ MoveOutcome Game::DryRun(int seat, const v1::Move& move) const {
   // or a draw cannot be used to peek.
   std::unique_ptr<Game> scratch = Clone();
   MoveOutcome outcome = scratch->Apply(seat, move);
-  const auto hidden = std::find_if(outcome.events.begin(), outcome.events.end(),
-                                   [this](const v1::Event& event) {
-                                     return DecidedByHiddenInformation(event);
-                                   });
+  const auto hidden =
+      std::find_if(outcome.events.begin(), outcome.events.end(),
+                   [this](const v1::Event& event) { return DecidedByHiddenInformation(event); });
   outcome.preview_truncated = hidden != outcome.events.end();
   outcome.events.erase(hidden, outcome.events.end());
   return outcome;

@@ -28,7 +28,8 @@ absl::StatusOr<const Ruleset*> FindRuleset(std::string_view id);
 // The ruleset the settings name; InvalidArgument when they name none.
 absl::StatusOr<const Ruleset*> RulesetOf(const v1::GameSettings& settings);
 // A new game: InvalidArgument for settings or a deal the ruleset refuses.
-absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings, const v1::Deal& deal);
+absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings,
+                                              const v1::Deal& deal);
 
 }  // namespace kahve::engine
 

@@ -7,7 +7,8 @@
 
 namespace kahve::engine {
 
-// Mixes a 64-bit value (SplitMix64's finalizer). Used to expand seeds and derive independent streams.
+// Mixes a 64-bit value (SplitMix64's finalizer). Used to expand seeds and derive independent
+// streams.
 constexpr uint64_t Mix64(uint64_t x) {
   x += 0x9E3779B97F4A7C15ULL;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -36,7 +37,8 @@ class Rng {
 
   // The state is four consecutive SplitMix64 outputs of the seed, as the xoshiro authors advise.
   void Reseed(uint64_t seed) {
-    for (int i = 0; i < 4; ++i) s_[i] = Mix64(seed + static_cast<uint64_t>(i) * 0x9E3779B97F4A7C15ULL);
+    for (int i = 0; i < 4; ++i)
+      s_[i] = Mix64(seed + static_cast<uint64_t>(i) * 0x9E3779B97F4A7C15ULL);
   }
 
   uint64_t Next() {

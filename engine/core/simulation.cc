@@ -35,16 +35,16 @@ std::string SimSummary::ToJson() const {
   std::vector<std::string> seat_wins;
   for (int64_t units : win_units_by_seat) seat_wins.push_back(Units(units));
   std::vector<std::string> bot_wins;
-  for (const auto& [bot, units] : by_bot) bot_wins.push_back(absl::StrCat("\"", bot, "\": ", Units(units)));
+  for (const auto& [bot, units] : by_bot)
+    bot_wins.push_back(absl::StrCat("\"", bot, "\": ", Units(units)));
   const double per_second = seconds > 0 ? static_cast<double>(moves) / seconds : 0.0;
   return absl::StrCat(
       "{\"game\": \"", game, "\", \"games\": ", games, ", \"moves\": ", moves,
       ", \"seconds\": ", absl::StrFormat("%.6f", seconds),
       ", \"moves_per_second\": ", absl::StrFormat("%.0f", per_second),
       ", \"games_per_second\": ", absl::StrFormat("%.0f", seconds > 0 ? games / seconds : 0.0),
-      ", \"wins_by_seat\": [", absl::StrJoin(seat_wins, ", "), "]",
-      ", \"wins_by_bot\": {", absl::StrJoin(bot_wins, ", "), "}",
-      ", \"games_with_shared_win\": ", games_with_shared_win,
+      ", \"wins_by_seat\": [", absl::StrJoin(seat_wins, ", "), "]", ", \"wins_by_bot\": {",
+      absl::StrJoin(bot_wins, ", "), "}", ", \"games_with_shared_win\": ", games_with_shared_win,
       ", \"bots\": [\"", absl::StrJoin(seat_bots, "\", \""), "\"]}");
 }
 

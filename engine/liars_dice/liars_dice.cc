@@ -192,7 +192,8 @@ void State::LoseDie(int seat, EventBuffer* events) {
   if (count == 0) {
     elimination_rank_[seat] = SeatsInPlay() + 1;
     if (events != nullptr) {
-      events->Add({.kind = EventKind::kSeatEliminated, .seat = seat, .value = elimination_rank_[seat]});
+      events->Add(
+          {.kind = EventKind::kSeatEliminated, .seat = seat, .value = elimination_rank_[seat]});
     }
   }
 }
@@ -243,7 +244,8 @@ std::array<int, kMaxPlayers> State::Ranks() const {
       ranks[seat] = elimination_rank_[seat];
       continue;
     }
-    // Seats still in rank by dice left, equal counts sharing a rank (only a round limit leaves several).
+    // Seats still in rank by dice left, equal counts sharing a rank (only a round limit leaves
+    // several).
     int better = 0;
     for (int other = 0; other < players(); ++other) {
       better += dice_count_[other] > dice_count_[seat] ? 1 : 0;
@@ -279,10 +281,11 @@ void State::CheckInvariants() const {
   if (over()) return;
   KAHVE_CHECK(dice_count_[to_act_] > 0, "the seat to act has dice");
   KAHVE_CHECK(rounds_completed_ + 1 == round_, "one round in progress");
-  BiddingState replay{.current = Bid{}, .putana_round = bidding_.putana_round,
-                      .dice_on_table = on_table};
+  BiddingState replay{
+      .current = Bid{}, .putana_round = bidding_.putana_round, .dice_on_table = on_table};
   for (const PlacedBid& placed : bids_) {
-    KAHVE_CHECK(CheckBid(replay, placed.bid) == Reason::kNone, "every bid of the round beat the last");
+    KAHVE_CHECK(CheckBid(replay, placed.bid) == Reason::kNone,
+                "every bid of the round beat the last");
     replay.current = placed.bid;
   }
   KAHVE_CHECK(replay.current == bidding_.current, "current bid is the last placed");
@@ -294,10 +297,9 @@ void State::CheckInvariants() const {
 
 bool State::operator==(const State& other) const {
   auto bids_equal = [](const std::vector<PlacedBid>& a, const std::vector<PlacedBid>& b) {
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                      [](const PlacedBid& x, const PlacedBid& y) {
-                        return x.seat == y.seat && x.bid == y.bid;
-                      });
+    return std::equal(
+        a.begin(), a.end(), b.begin(), b.end(),
+        [](const PlacedBid& x, const PlacedBid& y) { return x.seat == y.seat && x.bid == y.bid; });
   };
   return settings_.players == other.settings_.players &&
          settings_.dice_per_player == other.settings_.dice_per_player &&

@@ -121,7 +121,9 @@ class State {
   // the first challenge.
   bool has_reveal() const { return reveal_.has; }
   int revealed_count(int seat) const { return reveal_.counts[seat]; }
-  const std::array<int, kMaxDicePerPlayer>& revealed_dice(int seat) const { return reveal_.dice[seat]; }
+  const std::array<int, kMaxDicePerPlayer>& revealed_dice(int seat) const {
+    return reveal_.dice[seat];
+  }
   int reveal_counted() const { return reveal_.counted; }
   bool reveal_bid_stood() const { return reveal_.bid_stood; }
   // Rank of a seat that is out (1-based), 0 while it has dice.

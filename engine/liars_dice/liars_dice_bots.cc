@@ -66,9 +66,7 @@ absl::StatusOr<BotKind> ParseBotKind(std::string_view name) {
       absl::StrCat("unknown liars_dice bot \"", std::string(name), "\"; known: random, heuristic"));
 }
 
-std::string_view BotName(BotKind kind) {
-  return kind == BotKind::kRandom ? "random" : "heuristic";
-}
+std::string_view BotName(BotKind kind) { return kind == BotKind::kRandom ? "random" : "heuristic"; }
 
 double ChanceBidIsTrue(const SeatView& view, Bid bid) { return BidOdds(view).Chance(bid); }
 

@@ -12,7 +12,8 @@
 //     alone knows for sure.
 //   - Its turn with a bid standing: it compares the chance that the standing bid is false with the
 //     chance that its best raise is true; it challenges when the first is at least as large.
-//   - Raising or opening: the legal bid most likely to be true; among equals the lowest one, so as to
+//   - Raising or opening: the legal bid most likely to be true; among equals the lowest one, so as
+//   to
 //     leave the next seat the least room.
 // It ignores what others' bids say about their dice; that is enough to beat random play by far.
 

@@ -16,16 +16,26 @@ std::string BidText(Bid bid) { return absl::StrCat(bid.quantity, "x", bid.face);
 
 v1::RejectionReason ToProto(Reason reason) {
   switch (reason) {
-    case Reason::kNone: return v1::REJECTION_REASON_UNSPECIFIED;
-    case Reason::kQuantityOutOfRange: return v1::LIARS_DICE_QUANTITY_OUT_OF_RANGE;
-    case Reason::kQuantityAboveDice: return v1::LIARS_DICE_QUANTITY_ABOVE_DICE;
-    case Reason::kFaceOutOfRange: return v1::LIARS_DICE_FACE_OUT_OF_RANGE;
-    case Reason::kNotARaise: return v1::LIARS_DICE_NOT_A_RAISE;
-    case Reason::kOpeningOnes: return v1::LIARS_DICE_OPENING_ONES;
-    case Reason::kNothingToChallenge: return v1::LIARS_DICE_NOTHING_TO_CHALLENGE;
-    case Reason::kPutanaNotAllowed: return v1::LIARS_DICE_PUTANA_NOT_ALLOWED;
-    case Reason::kPutanaFaceFixed: return v1::LIARS_DICE_PUTANA_FACE_FIXED;
-    case Reason::kConversionTooLow: return v1::LIARS_DICE_CONVERSION_TOO_LOW;
+    case Reason::kNone:
+      return v1::REJECTION_REASON_UNSPECIFIED;
+    case Reason::kQuantityOutOfRange:
+      return v1::LIARS_DICE_QUANTITY_OUT_OF_RANGE;
+    case Reason::kQuantityAboveDice:
+      return v1::LIARS_DICE_QUANTITY_ABOVE_DICE;
+    case Reason::kFaceOutOfRange:
+      return v1::LIARS_DICE_FACE_OUT_OF_RANGE;
+    case Reason::kNotARaise:
+      return v1::LIARS_DICE_NOT_A_RAISE;
+    case Reason::kOpeningOnes:
+      return v1::LIARS_DICE_OPENING_ONES;
+    case Reason::kNothingToChallenge:
+      return v1::LIARS_DICE_NOTHING_TO_CHALLENGE;
+    case Reason::kPutanaNotAllowed:
+      return v1::LIARS_DICE_PUTANA_NOT_ALLOWED;
+    case Reason::kPutanaFaceFixed:
+      return v1::LIARS_DICE_PUTANA_FACE_FIXED;
+    case Reason::kConversionTooLow:
+      return v1::LIARS_DICE_CONVERSION_TOO_LOW;
   }
   return v1::REJECTION_REASON_UNSPECIFIED;
 }
@@ -39,12 +49,15 @@ std::string Explain(Reason reason, const BiddingState& bidding, Bid bid) {
     case Reason::kQuantityAboveDice:
       return absl::StrCat("quantity ", bid.quantity, " exceeds the ", bidding.dice_on_table,
                           " dice on the table");
-    case Reason::kFaceOutOfRange: return absl::StrCat("face must be 1..6, got ", bid.face);
+    case Reason::kFaceOutOfRange:
+      return absl::StrCat("face must be 1..6, got ", bid.face);
     case Reason::kNotARaise:
       return absl::StrCat(BidText(bid), " does not beat ", BidText(current),
                           ": bid more of the face, a higher face, or both");
-    case Reason::kOpeningOnes: return "the first bid of a round may not be ones";
-    case Reason::kNothingToChallenge: return "there is no bid to challenge yet";
+    case Reason::kOpeningOnes:
+      return "the first bid of a round may not be ones";
+    case Reason::kNothingToChallenge:
+      return "there is no bid to challenge yet";
     case Reason::kPutanaNotAllowed:
       return "only the player just reduced to one die may declare Putana, before the first bid";
     case Reason::kPutanaFaceFixed:
@@ -56,7 +69,8 @@ std::string Explain(Reason reason, const BiddingState& bidding, Bid bid) {
       }
       return absl::StrCat("from ", BidText(current), " needs at least ", 2 * current.quantity + 1,
                           " of another face");
-    case Reason::kNone: break;
+    case Reason::kNone:
+      break;
   }
   return "";
 }
@@ -120,8 +134,10 @@ class LiarsDiceGame final : public Game {
 
 std::pair<Action, Reason> LiarsDiceGame::Decode(const v1::LiarsDiceMove& move, Bid* bid) const {
   switch (move.action_case()) {
-    case v1::LiarsDiceMove::kChallenge: return {kChallenge, state_->Check(kChallenge)};
-    case v1::LiarsDiceMove::kDeclarePutana: return {kDeclarePutana, state_->Check(kDeclarePutana)};
+    case v1::LiarsDiceMove::kChallenge:
+      return {kChallenge, state_->Check(kChallenge)};
+    case v1::LiarsDiceMove::kDeclarePutana:
+      return {kDeclarePutana, state_->Check(kDeclarePutana)};
     case v1::LiarsDiceMove::kBid: {
       *bid = Bid{move.bid().quantity(), move.bid().face()};
       // Checked as numbers first: a wild quantity must never reach the action encoding.
@@ -129,7 +145,8 @@ std::pair<Action, Reason> LiarsDiceGame::Decode(const v1::LiarsDiceMove& move, B
       if (reason != Reason::kNone) return {0, reason};
       return {BidAction(bid->quantity, bid->face), Reason::kNone};
     }
-    case v1::LiarsDiceMove::ACTION_NOT_SET: break;
+    case v1::LiarsDiceMove::ACTION_NOT_SET:
+      break;
   }
   return {0, Reason::kNone};
 }
@@ -157,7 +174,8 @@ v1::LiarsDiceEvent::DiceRevealed LiarsDiceGame::RevealProto() const {
   v1::LiarsDiceEvent::DiceRevealed reveal;
   for (int seat = 0; seat < state_->players(); ++seat) {
     auto* dice = reveal.add_dice();
-    for (int i = 0; i < state_->revealed_count(seat); ++i) dice->add_dice(state_->revealed_dice(seat)[i]);
+    for (int i = 0; i < state_->revealed_count(seat); ++i)
+      dice->add_dice(state_->revealed_dice(seat)[i]);
   }
   reveal.set_counted(state_->reveal_counted());
   reveal.set_bid_stood(state_->reveal_bid_stood());
@@ -191,7 +209,9 @@ std::vector<v1::Event> LiarsDiceGame::ConvertEvents(const EventBuffer& events) c
         }
         break;
       }
-      case EventKind::kPutanaDeclared: dice_event->mutable_putana_declared(); break;
+      case EventKind::kPutanaDeclared:
+        dice_event->mutable_putana_declared();
+        break;
       case EventKind::kBidMade: {
         auto* made = dice_event->mutable_bid_made()->mutable_bid();
         made->set_quantity(event.bid.quantity);
@@ -205,8 +225,12 @@ std::vector<v1::Event> LiarsDiceGame::ConvertEvents(const EventBuffer& events) c
         challenged->mutable_bid()->set_face(event.bid.face);
         break;
       }
-      case EventKind::kDiceRevealed: *dice_event->mutable_dice_revealed() = RevealProto(); break;
-      case EventKind::kDieLost: dice_event->mutable_die_lost()->set_dice_left(event.value); break;
+      case EventKind::kDiceRevealed:
+        *dice_event->mutable_dice_revealed() = RevealProto();
+        break;
+      case EventKind::kDieLost:
+        dice_event->mutable_die_lost()->set_dice_left(event.value);
+        break;
       case EventKind::kSeatEliminated:
         dice_event->mutable_seat_eliminated()->set_rank(event.value);
         break;
@@ -309,9 +333,9 @@ absl::StatusOr<Preset> PresetFromProto(const v1::LiarsDicePreset& proto, const S
     for (int seat = 0; seat < roll.seats_size(); ++seat) {
       const auto& dice = roll.seats(seat).dice();
       if (dice.size() > settings.dice_per_player) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("preset.rolls[", round, "].seats[", seat, "] has more than ",
-                         settings.dice_per_player, " dice"));
+        return absl::InvalidArgumentError(absl::StrCat("preset.rolls[", round, "].seats[", seat,
+                                                       "] has more than ", settings.dice_per_player,
+                                                       " dice"));
       }
       for (int face : dice) {
         if (face < 1 || face > kFaces) {
@@ -355,7 +379,8 @@ v1::Move ActionToMove(Action action) {
 absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings,
                                               const v1::Deal& deal) {
   KAHVE_ASSIGN_OR_RETURN(const Settings typed, SettingsFromProto(settings.liars_dice()));
-  if (deal.preset_case() != v1::Deal::kLiarsDice && deal.preset_case() != v1::Deal::PRESET_NOT_SET) {
+  if (deal.preset_case() != v1::Deal::kLiarsDice &&
+      deal.preset_case() != v1::Deal::PRESET_NOT_SET) {
     return absl::InvalidArgumentError("deal.preset is not a liars_dice preset");
   }
   KAHVE_ASSIGN_OR_RETURN(const Preset preset, PresetFromProto(deal.liars_dice(), typed));

@@ -22,7 +22,8 @@ v1::Move DeclarePutanaMove();
 v1::Move ActionToMove(Action action);
 
 // A Liar's dice game behind the engine interface. InvalidArgument for bad settings or preset.
-absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings, const v1::Deal& deal);
+absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings,
+                                              const v1::Deal& deal);
 
 }  // namespace kahve::engine::liars_dice
 

@@ -108,7 +108,8 @@ Action RandomLegalAction(const BiddingState& state, Rng& rng) {
   if (may_challenge && pick-- == 0) return kChallenge;
   if (state.may_declare_putana && pick-- == 0) return kDeclarePutana;
   for (int face = 1; face <= kFaces; ++face) {
-    if (pick < static_cast<uint32_t>(runs[face])) return BidAction(first[face] + static_cast<int>(pick), face);
+    if (pick < static_cast<uint32_t>(runs[face]))
+      return BidAction(first[face] + static_cast<int>(pick), face);
     pick -= static_cast<uint32_t>(runs[face]);
   }
   assert(false && "pick < total");

@@ -52,8 +52,8 @@ enum class Reason : uint8_t {
 
 // What the legality of a move depends on: public facts only, the same for every seat.
 struct BiddingState {
-  Bid current;               // quantity 0 at the start of a round
-  bool putana_round = false; // ones not wild, face fixed
+  Bid current;                // quantity 0 at the start of a round
+  bool putana_round = false;  // ones not wild, face fixed
   int dice_on_table = 0;
   bool may_declare_putana = false;  // the seat to act may declare Путана now
 };

@@ -46,8 +46,7 @@ absl::StatusOr<SimSummary> Simulate(const SimOptions& options) {
     ranks.assign(final_ranks.begin(), final_ranks.begin() + settings.players);
     summary.AddGame(ranks, moves);
   }
-  summary.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return summary;
 }
 

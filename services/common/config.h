@@ -1,9 +1,9 @@
 #ifndef KAHVE_SERVICES_COMMON_CONFIG_H_
 #define KAHVE_SERVICES_COMMON_CONFIG_H_
 
-// Configuration: every flag (ABSL_FLAG, defined in the file that owns it) can also be set through an
-// environment variable KAHVE_<FLAG NAME IN CAPITALS>; the command line wins over the environment.
-// docs/configuration.md lists every flag in one table.
+// Configuration: every flag (ABSL_FLAG, defined in the file that owns it) can also be set through
+// an environment variable KAHVE_<FLAG NAME IN CAPITALS>; the command line wins over the
+// environment. docs/configuration.md lists every flag in one table.
 
 #include <string>
 #include <vector>

@@ -51,7 +51,8 @@ class ServerMetricsFactory : public grpc::experimental::ServerInterceptorFactory
     // "/package.Service/Method"
     const std::string full = info->method() == nullptr ? "" : info->method();
     const size_t slash = full.rfind('/');
-    std::string service = slash == std::string::npos || slash == 0 ? "unknown" : full.substr(1, slash - 1);
+    std::string service =
+        slash == std::string::npos || slash == 0 ? "unknown" : full.substr(1, slash - 1);
     std::string method = slash == std::string::npos ? full : full.substr(slash + 1);
     return new ServerMetricsInterceptor(metrics_, std::move(service), std::move(method));
   }
@@ -85,8 +86,8 @@ absl::Status Metrics::Serve(const std::string& host, int port) {
   try {
     exposer_ = std::make_unique<prometheus::Exposer>(absl::StrCat(host, ":", port));
   } catch (const std::exception& error) {
-    return absl::InternalError(absl::StrCat("metrics: cannot listen on ", host, ":", port, ": ",
-                                            error.what()));
+    return absl::InternalError(
+        absl::StrCat("metrics: cannot listen on ", host, ":", port, ": ", error.what()));
   }
   exposer_->RegisterCollectable(registry_);
   return absl::OkStatus();
@@ -98,7 +99,8 @@ int Metrics::port() const {
   return ports.empty() ? 0 : ports.front();
 }
 
-std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> Metrics::InterceptorFactory() {
+std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>
+Metrics::InterceptorFactory() {
   return std::make_unique<ServerMetricsFactory>(this);
 }
 

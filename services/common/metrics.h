@@ -40,7 +40,9 @@ class Metrics {
   std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> InterceptorFactory();
 
   prometheus::Family<prometheus::Counter>& grpc_handled() { return *grpc_handled_; }
-  prometheus::Family<prometheus::Histogram>& grpc_handling_seconds() { return *grpc_handling_seconds_; }
+  prometheus::Family<prometheus::Histogram>& grpc_handling_seconds() {
+    return *grpc_handling_seconds_;
+  }
 
  private:
   std::shared_ptr<prometheus::Registry> registry_;

@@ -66,9 +66,9 @@ absl::Status CheckOrdered(const std::vector<Migration>& migrations) {
           absl::StrCat("migration ", migrations[i].name, " has version ", migrations[i].version));
     }
     if (i > 0 && migrations[i].version <= migrations[i - 1].version) {
-      return absl::InvalidArgumentError(absl::StrCat("migrations out of order or repeated: ",
-                                                     migrations[i - 1].name, ", ",
-                                                     migrations[i].name));
+      return absl::InvalidArgumentError(
+          absl::StrCat("migrations out of order or repeated: ", migrations[i - 1].name, ", ",
+                       migrations[i].name));
     }
   }
   return absl::OkStatus();
@@ -88,8 +88,8 @@ absl::StatusOr<std::vector<const Migration*>> Pending(const std::vector<Applied>
     }
     const Migration& migration = *found->second;
     if (migration.name != row.name) {
-      return absl::FailedPreconditionError(absl::StrCat("migration ", migration.name,
-                                                        " was applied under the name ", row.name));
+      return absl::FailedPreconditionError(
+          absl::StrCat("migration ", migration.name, " was applied under the name ", row.name));
     }
     if (Sha256Hex(migration.sql) != row.checksum) {
       return absl::FailedPreconditionError(
@@ -141,9 +141,9 @@ absl::StatusOr<MigrateResult> MigrateLocked(pqxx::connection& connection,
       throw;
     } catch (const std::exception& e) {
       const std::string what = e.what();
-      return absl::InternalError(absl::StrCat("migration ", migration->name,
-                                              " failed and was rolled back: ",
-                                              what.substr(0, what.find('\n'))));
+      return absl::InternalError(
+          absl::StrCat("migration ", migration->name,
+                       " failed and was rolled back: ", what.substr(0, what.find('\n'))));
     }
     result.applied.push_back(migration->version);
     result.version = migration->version;
@@ -167,14 +167,16 @@ absl::StatusOr<std::vector<Migration>> LoadMigrations(const std::string& dir) {
     const std::optional<int> version = VersionOf(name);
     if (!version.has_value()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("migration file ", name, " is not named NNNN_description.sql (NNNN > 0000, "
+          absl::StrCat("migration file ", name,
+                       " is not named NNNN_description.sql (NNNN > 0000, "
                        "description of a-z, 0-9 and _)"));
     }
     std::ifstream in(entry.path(), std::ios::binary);
     std::ostringstream contents;
     contents << in.rdbuf();
     if (!in || !contents) {
-      return absl::InternalError(absl::StrCat("cannot read migration file ", entry.path().string()));
+      return absl::InternalError(
+          absl::StrCat("cannot read migration file ", entry.path().string()));
     }
     migrations.push_back({*version, name, contents.str()});
   }
@@ -213,8 +215,7 @@ absl::StatusOr<MigrateResult> Migrate(const std::string& url,
         absl::StrCat("database unavailable: ", what.substr(0, what.find('\n'))));
   } catch (const std::exception& e) {
     const std::string what = e.what();
-    return absl::InternalError(
-        absl::StrCat("migrating failed: ", what.substr(0, what.find('\n'))));
+    return absl::InternalError(absl::StrCat("migrating failed: ", what.substr(0, what.find('\n'))));
   }
 }
 

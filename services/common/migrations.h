@@ -14,15 +14,16 @@
 namespace kahve::common {
 
 struct Migration {
-  int version = 0;      // NNNN
-  std::string name;     // the file name
+  int version = 0;   // NNNN
+  std::string name;  // the file name
   std::string sql;
 };
 
 // The migrations compiled into this binary, ordered by version.
 const std::vector<Migration>& EmbeddedMigrations();
 
-// Reads NNNN_description.sql files from `dir`; InvalidArgument for a bad name or a repeated version.
+// Reads NNNN_description.sql files from `dir`; InvalidArgument for a bad name or a repeated
+// version.
 absl::StatusOr<std::vector<Migration>> LoadMigrations(const std::string& dir);
 
 struct MigrateResult {
@@ -34,7 +35,8 @@ struct MigrateResult {
 // an applied migration's checksum differs, or when the database has versions this binary lacks;
 // Unavailable when the database cannot be reached; Internal (with the file) when a migration fails
 // (that migration's changes are rolled back, the earlier ones stay).
-absl::StatusOr<MigrateResult> Migrate(const std::string& url, const std::vector<Migration>& migrations);
+absl::StatusOr<MigrateResult> Migrate(const std::string& url,
+                                      const std::vector<Migration>& migrations);
 
 }  // namespace kahve::common
 

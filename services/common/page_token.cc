@@ -22,7 +22,8 @@ PageTokenSigner::PageTokenSigner(std::string key) : key_(std::move(key)) {}
 
 std::string PageTokenSigner::Mac(std::string_view scope, std::string_view payload) const {
   // The scope's length first, so (scope, payload) pairs cannot be re-split.
-  const std::string message = absl::StrCat(scope.size(), ":", std::string(scope), std::string(payload));
+  const std::string message =
+      absl::StrCat(scope.size(), ":", std::string(scope), std::string(payload));
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   HMAC(EVP_sha256(), key_.data(), static_cast<int>(key_.size()),

@@ -58,14 +58,14 @@ absl::Status Unavailable(absl::string_view what, absl::string_view detail,
 }
 
 absl::Status Aborted(absl::string_view sqlstate, absl::string_view detail) {
-  return WithSqlState(
-      absl::AbortedError(absl::StrCat("database transaction aborted (SQLSTATE ", sqlstate,
-                                      "): ", FirstLine(detail))),
-      sqlstate);
+  return WithSqlState(absl::AbortedError(absl::StrCat("database transaction aborted (SQLSTATE ",
+                                                      sqlstate, "): ", FirstLine(detail))),
+                      sqlstate);
 }
 
 absl::Status Internal(absl::string_view sqlstate, absl::string_view detail) {
-  if (sqlstate.empty()) return absl::InternalError(absl::StrCat("database error: ", FirstLine(detail)));
+  if (sqlstate.empty())
+    return absl::InternalError(absl::StrCat("database error: ", FirstLine(detail)));
   return WithSqlState(absl::InternalError(absl::StrCat("database error (SQLSTATE ", sqlstate,
                                                        "): ", FirstLine(detail))),
                       sqlstate);
@@ -147,7 +147,8 @@ bool StillConnected(pqxx::connection& connection) {
 
 const prometheus::Histogram::BucketBoundaries& AcquireBuckets() {
   static const auto* buckets = new prometheus::Histogram::BucketBoundaries{
-      0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
+      0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+      0.05,   0.1,     0.25,   0.5,   1,      2.5,   5,    10};
   return *buckets;
 }
 
@@ -206,9 +207,7 @@ struct PgPool::Impl {
     const absl::Time start = absl::Now();
     const absl::Time deadline = start + settings.acquire_timeout;
     absl::MutexLock lock(&mu);
-    auto full = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
-      return idle.empty() && busy >= size;
-    };
+    auto full = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) { return idle.empty() && busy >= size; };
     if (full()) {
       ++waiting;
       UpdateGauges();
@@ -229,10 +228,9 @@ struct PgPool::Impl {
       metrics.acquire_seconds->Observe(absl::ToDoubleSeconds(absl::Now() - start));
     }
     if (!got_slot) {
-      return absl::ResourceExhaustedError(
-          absl::StrCat("no database connection free within ",
-                       absl::FormatDuration(settings.acquire_timeout), " (pool ", settings.name,
-                       ", size ", size, ")"));
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "no database connection free within ", absl::FormatDuration(settings.acquire_timeout),
+          " (pool ", settings.name, ", size ", size, ")"));
     }
     return absl::OkStatus();
   }

@@ -1,7 +1,8 @@
 #include "services/common/server.h"
 
-#include <csignal>
 #include <pthread.h>
+
+#include <csignal>
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
@@ -67,7 +68,8 @@ absl::Status GrpcServer::Start() {
     const absl::Status serving = metrics_->Serve(settings_.metrics_host, settings_.metrics_port);
     if (!serving.ok()) return serving;
   }
-  LogInfo("server started", {{"port", int64_t{port_}}, {"metrics_port", int64_t{metrics_->port()}}});
+  LogInfo("server started",
+          {{"port", int64_t{port_}}, {"metrics_port", int64_t{metrics_->port()}}});
   return absl::OkStatus();
 }
 

@@ -25,8 +25,7 @@ bool IsIdCharacter(char c) {
 }
 
 absl::Status CheckMatchId(const std::string& id) {
-  if (id.empty() || id.size() > kMaxIdLength ||
-      !std::all_of(id.begin(), id.end(), IsIdCharacter)) {
+  if (id.empty() || id.size() > kMaxIdLength || !std::all_of(id.begin(), id.end(), IsIdCharacter)) {
     return Invalid("match_id", "1..128 characters of [A-Za-z0-9._:-]");
   }
   return absl::OkStatus();
@@ -63,8 +62,10 @@ absl::Status CheckParticipant(const v1::Participant& participant, int seats,
     if (participant.abandoned()) return Invalid(field, "a bot seat cannot abandon");
   } else {
     const std::string& id = participant.player_id();
-    if (id.empty() || id.size() > kMaxIdLength) return Invalid(field, "player_id: 1..128 characters");
-    if (!players.insert(id).second) return Invalid(field, absl::StrCat("player ", id, " appears twice"));
+    if (id.empty() || id.size() > kMaxIdLength)
+      return Invalid(field, "player_id: 1..128 characters");
+    if (!players.insert(id).second)
+      return Invalid(field, absl::StrCat("player ", id, " appears twice"));
   }
   if (participant.rank() < 1 || participant.rank() > seats) {
     return Invalid(field, absl::StrCat("rank must be in 1..", seats));
@@ -92,14 +93,15 @@ absl::Status CheckTeams(const v1::RecordMatchRequest& request) {
 
 absl::Status CheckParticipants(const v1::RecordMatchRequest& request, int seats) {
   if (request.participants_size() != seats) {
-    return Invalid("participants", absl::StrCat(request.participants_size(), " given for ", seats,
-                                                " seats"));
+    return Invalid("participants",
+                   absl::StrCat(request.participants_size(), " given for ", seats, " seats"));
   }
   std::set<std::string> players;
   std::vector<bool> seen(seats, false);
   for (const v1::Participant& participant : request.participants()) {
     if (participant.seat() < 0 || participant.seat() >= seats || seen[participant.seat()]) {
-      return Invalid("participants.seat", absl::StrCat("seats must be 0..", seats - 1, ", each once"));
+      return Invalid("participants.seat",
+                     absl::StrCat("seats must be 0..", seats - 1, ", each once"));
     }
     seen[participant.seat()] = true;
     const absl::Status status = CheckParticipant(participant, seats, players);
@@ -107,7 +109,8 @@ absl::Status CheckParticipants(const v1::RecordMatchRequest& request, int seats)
   }
   if (request.mode() == v1::TEAMS) return CheckTeams(request);
   std::vector<int> ranks;
-  for (const v1::Participant& participant : request.participants()) ranks.push_back(participant.rank());
+  for (const v1::Participant& participant : request.participants())
+    ranks.push_back(participant.rank());
   if (!RanksFit(ranks)) return Invalid("participants.rank", "ranks skip or repeat wrongly");
   return absl::OkStatus();
 }
@@ -117,13 +120,13 @@ absl::Status CheckTimesAndRounds(const v1::RecordMatchRequest& request) {
     return Invalid("started_at/ended_at", "both required");
   }
   if (!common::IsValidTimestamp(request.started_at()) ||
-      !common::IsValidTimestamp(request.ended_at()) ||
-      request.ended_at() < request.started_at()) {
+      !common::IsValidTimestamp(request.ended_at()) || request.ended_at() < request.started_at()) {
     return Invalid("ended_at", "must be a valid time not before started_at");
   }
   for (const v1::RoundScores& round : request.rounds()) {
     if (round.seat_scores_size() != request.participants_size()) {
-      return Invalid("rounds.seat_scores", absl::StrCat("round ", round.round(), " needs one score per seat"));
+      return Invalid("rounds.seat_scores",
+                     absl::StrCat("round ", round.round(), " needs one score per seat"));
     }
   }
   return absl::OkStatus();
@@ -134,7 +137,8 @@ absl::Status CheckTimesAndRounds(const v1::RecordMatchRequest& request) {
 absl::StatusOr<v1::RecordMatchRequest> CanonicalRequest(const v1::RecordMatchRequest& request) {
   absl::Status status = CheckMatchId(request.match_id());
   if (!status.ok()) return status;
-  if (request.mode() != v1::SOLO && request.mode() != v1::TEAMS) return Invalid("mode", "SOLO or TEAMS");
+  if (request.mode() != v1::SOLO && request.mode() != v1::TEAMS)
+    return Invalid("mode", "SOLO or TEAMS");
   int seats = 0;
   status = CheckSettings(request, &seats);
   if (!status.ok()) return status;
@@ -233,12 +237,16 @@ absl::StatusOr<std::vector<v1::RatingChange>> RateMatch(
       const auto found = current.find(player);
       const StoredRating before = found == current.end() ? PriorRating() : found->second;
       const Rating& after_model = (*rated)[t][k];
-      const StoredRating after{.mu = after_model.mu, .sigma = after_model.sigma,
-                               .games = before.games + 1, .last_played_us = ended_us};
+      const StoredRating after{.mu = after_model.mu,
+                               .sigma = after_model.sigma,
+                               .games = before.games + 1,
+                               .last_played_us = ended_us};
       v1::RatingChange& change = changes[i];
       change.set_player_id(player);
-      *change.mutable_before() = ToRating(player, canonical.ruleset(), canonical.mode(), before, provisional_games);
-      *change.mutable_after() = ToRating(player, canonical.ruleset(), canonical.mode(), after, provisional_games);
+      *change.mutable_before() =
+          ToRating(player, canonical.ruleset(), canonical.mode(), before, provisional_games);
+      *change.mutable_after() =
+          ToRating(player, canonical.ruleset(), canonical.mode(), after, provisional_games);
     }
   }
   return changes;

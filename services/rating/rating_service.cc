@@ -13,18 +13,19 @@
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/util/time_util.h"
-#include "services/common/time.h"
 #include "services/common/logging.h"
 #include "services/common/server.h"
 #include "services/common/sha256.h"
 #include "services/common/status.h"
+#include "services/common/time.h"
 #include "services/rating/match_rater.h"
 
 ABSL_FLAG(int32_t, provisional_games, 10,
           "Rating: players with fewer rated games in a ruleset and mode are provisional (kept off "
           "leaderboards).");
-ABSL_FLAG(std::string, page_token_secret, "",
-          "Rating: key that signs page tokens (replicas must share it); empty: --jwt_hs256_secret.");
+ABSL_FLAG(
+    std::string, page_token_secret, "",
+    "Rating: key that signs page tokens (replicas must share it); empty: --jwt_hs256_secret.");
 ABSL_DECLARE_FLAG(std::string, jwt_hs256_secret);
 
 namespace kahve::rating {
@@ -37,6 +38,12 @@ constexpr int kDefaultLeaderboardPage = 50;
 constexpr int kDefaultMatchesPage = 20;
 constexpr int kMaxPlayersPerQuery = 100;
 constexpr int kMaxHistoryPoints = 10000;
+
+// Failures of ours or of the database, worth an operator's attention (not the caller's mistakes).
+bool IsServerFault(const absl::Status& status) {
+  return absl::IsInternal(status) || absl::IsUnavailable(status) || absl::IsDataLoss(status) ||
+         absl::IsUnknown(status);
+}
 
 absl::Status Invalid(const std::string& field, const std::string& what) {
   return absl::InvalidArgumentError(absl::StrCat(field, ": ", what));
@@ -126,7 +133,8 @@ RatingServiceSettings RatingServiceSettingsFromFlags() {
   RatingServiceSettings settings;
   settings.provisional_games = absl::GetFlag(FLAGS_provisional_games);
   settings.page_token_key = absl::GetFlag(FLAGS_page_token_secret);
-  if (settings.page_token_key.empty()) settings.page_token_key = absl::GetFlag(FLAGS_jwt_hs256_secret);
+  if (settings.page_token_key.empty())
+    settings.page_token_key = absl::GetFlag(FLAGS_jwt_hs256_secret);
   return settings;
 }
 
@@ -157,7 +165,7 @@ RatingService::RatingService(RatingServiceSettings settings, RatingStore* store,
 
 template <typename Work>
 grpc::ServerUnaryReactor* RatingService::Offload(grpc::CallbackServerContext* context,
-                                                 const char* role, Work work) {
+                                                 const char* method, const char* role, Work work) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   auto identity = common::AuthenticateCall(*authenticator_, *context);
   absl::Status allowed = identity.status();
@@ -166,17 +174,24 @@ grpc::ServerUnaryReactor* RatingService::Offload(grpc::CallbackServerContext* co
     reactor->Finish(common::ToGrpcStatus(allowed));
     return reactor;
   }
-  workers_->Schedule([reactor, context, work = std::move(work)]() mutable {
+  workers_->Schedule([reactor, context, method, work = std::move(work)]() mutable {
     // A call whose client gave up, or whose deadline passed while queued, is not worth the work.
     if (context->IsCancelled()) {
       reactor->Finish(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
       return;
     }
     if (context->deadline() < std::chrono::system_clock::now()) {
-      reactor->Finish(grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "deadline passed while queued"));
+      reactor->Finish(
+          grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "deadline passed while queued"));
       return;
     }
-    reactor->Finish(common::ToGrpcStatus(work()));
+    const absl::Status status = work();
+    if (IsServerFault(status)) {
+      common::LogError("rating call failed", {{"method", std::string(method)},
+                                              {"code", absl::StatusCodeToString(status.code())},
+                                              {"error", std::string(status.message())}});
+    }
+    reactor->Finish(common::ToGrpcStatus(status));
   });
   return reactor;
 }
@@ -184,41 +199,42 @@ grpc::ServerUnaryReactor* RatingService::Offload(grpc::CallbackServerContext* co
 grpc::ServerUnaryReactor* RatingService::RecordMatch(grpc::CallbackServerContext* context,
                                                      const v1::RecordMatchRequest* request,
                                                      v1::RecordMatchResponse* response) {
-  return Offload(context, common::kRoleService, [this, request, response] {
-    return DoRecordMatch(*request, response);
-  });
+  return Offload(context, "RecordMatch", common::kRoleService,
+                 [this, request, response] { return DoRecordMatch(*request, response); });
 }
 
 grpc::ServerUnaryReactor* RatingService::GetRatings(grpc::CallbackServerContext* context,
                                                     const v1::GetRatingsRequest* request,
                                                     v1::GetRatingsResponse* response) {
-  return Offload(context, nullptr, [this, request, response] { return DoGetRatings(*request, response); });
+  return Offload(context, "GetRatings", nullptr,
+                 [this, request, response] { return DoGetRatings(*request, response); });
 }
 
 grpc::ServerUnaryReactor* RatingService::GetLeaderboard(grpc::CallbackServerContext* context,
                                                         const v1::GetLeaderboardRequest* request,
                                                         v1::GetLeaderboardResponse* response) {
-  return Offload(context, nullptr,
+  return Offload(context, "GetLeaderboard", nullptr,
                  [this, request, response] { return DoGetLeaderboard(*request, response); });
 }
 
 grpc::ServerUnaryReactor* RatingService::ListMatches(grpc::CallbackServerContext* context,
                                                      const v1::ListMatchesRequest* request,
                                                      v1::ListMatchesResponse* response) {
-  return Offload(context, nullptr,
+  return Offload(context, "ListMatches", nullptr,
                  [this, request, response] { return DoListMatches(*request, response); });
 }
 
 grpc::ServerUnaryReactor* RatingService::GetMatch(grpc::CallbackServerContext* context,
                                                   const v1::GetMatchRequest* request,
                                                   v1::MatchRecord* response) {
-  return Offload(context, nullptr, [this, request, response] { return DoGetMatch(*request, response); });
+  return Offload(context, "GetMatch", nullptr,
+                 [this, request, response] { return DoGetMatch(*request, response); });
 }
 
-grpc::ServerUnaryReactor* RatingService::GetRatingHistory(grpc::CallbackServerContext* context,
-                                                          const v1::GetRatingHistoryRequest* request,
-                                                          v1::GetRatingHistoryResponse* response) {
-  return Offload(context, nullptr,
+grpc::ServerUnaryReactor* RatingService::GetRatingHistory(
+    grpc::CallbackServerContext* context, const v1::GetRatingHistoryRequest* request,
+    v1::GetRatingHistoryResponse* response) {
+  return Offload(context, "GetRatingHistory", nullptr,
                  [this, request, response] { return DoGetRatingHistory(*request, response); });
 }
 
@@ -229,11 +245,11 @@ absl::Status RatingService::DoRecordMatch(const v1::RecordMatchRequest& request,
   if (!canonical.ok()) return canonical.status();
   const bool rated = IsRated(*canonical);
   const int provisional_games = settings_.provisional_games;
-  auto recorded = store_->RecordMatch(
-      *canonical, common::Sha256(DeterministicBytes(*canonical)), rated,
-      [&](const absl::flat_hash_map<std::string, StoredRating>& current) {
-        return RateMatch(*canonical, current, provisional_games);
-      });
+  auto recorded =
+      store_->RecordMatch(*canonical, common::Sha256(DeterministicBytes(*canonical)), rated,
+                          [&](const absl::flat_hash_map<std::string, StoredRating>& current) {
+                            return RateMatch(*canonical, current, provisional_games);
+                          });
   if (!recorded.ok()) return recorded.status();
   *response = std::move(recorded->response);
   if (recorded->inserted) {
@@ -258,12 +274,14 @@ absl::Status RatingService::DoGetRatings(const v1::GetRatingsRequest& request,
   for (const std::string& id : request.player_ids()) {
     absl::Status status = CheckPlayerId(id, "player_ids");
     if (!status.ok()) return status;
-    if (!distinct.insert(id).second) return Invalid("player_ids", absl::StrCat(id, " appears twice"));
+    if (!distinct.insert(id).second)
+      return Invalid("player_ids", absl::StrCat(id, " appears twice"));
   }
   absl::Status status = CheckRuleset(request.ruleset(), /*required=*/false);
   if (status.ok()) status = CheckMode(request.mode(), /*required=*/false);
   if (!status.ok()) return status;
-  auto rows = store_->GetRatings({distinct.begin(), distinct.end()}, request.ruleset(), request.mode());
+  auto rows =
+      store_->GetRatings({distinct.begin(), distinct.end()}, request.ruleset(), request.mode());
   if (!rows.ok()) return rows.status();
   for (const auto& [rating, stored] : *rows) {
     *response->add_ratings() = ToRating(rating.player_id(), rating.ruleset(), rating.mode(), stored,
@@ -280,7 +298,8 @@ absl::Status RatingService::DoGetLeaderboard(const v1::GetLeaderboardRequest& re
   auto page_size = PageSize(request.page_size(), kDefaultLeaderboardPage);
   if (!page_size.ok()) return page_size.status();
   if (!request.around_player().empty()) {
-    if (!request.page_token().empty()) return Invalid("around_player", "not together with page_token");
+    if (!request.page_token().empty())
+      return Invalid("around_player", "not together with page_token");
     return LeaderboardAround(request, *page_size, response);
   }
   std::optional<LeaderboardKey> after;
@@ -292,8 +311,8 @@ absl::Status RatingService::DoGetLeaderboard(const v1::GetLeaderboardRequest& re
     after = LeaderboardKey{cursor->values(0).number_value(), cursor->values(1).string_value()};
     position = static_cast<int64_t>(cursor->values(2).number_value());
   }
-  auto rows = store_->LeaderboardPage(request.ruleset(), request.mode(), settings_.provisional_games,
-                                      after, *page_size + 1);
+  auto rows = store_->LeaderboardPage(request.ruleset(), request.mode(),
+                                      settings_.provisional_games, after, *page_size + 1);
   if (!rows.ok()) return rows.status();
   const bool more = static_cast<int>(rows->size()) > *page_size;
   if (more) rows->pop_back();
@@ -302,8 +321,9 @@ absl::Status RatingService::DoGetLeaderboard(const v1::GetLeaderboardRequest& re
   }
   if (more) {
     const LeaderboardRow& last = rows->back();
-    response->set_next_page_token(tokens_.Sign(
-        LeaderboardScope(request), Cursor({Real(last.display), Text(last.player_id), Integer(position)})));
+    response->set_next_page_token(
+        tokens_.Sign(LeaderboardScope(request),
+                     Cursor({Real(last.display), Text(last.player_id), Integer(position)})));
   }
   return absl::OkStatus();
 }
@@ -314,8 +334,9 @@ absl::Status RatingService::LeaderboardAround(const v1::GetLeaderboardRequest& r
   auto row = store_->LeaderboardRowOf(request.ruleset(), request.mode(), request.around_player());
   if (!row.ok()) return row.status();
   if (!row->has_value() || (*row)->rating.games < min_games) {
-    return absl::NotFoundError(absl::StrCat("player ", request.around_player(),
-                                            " has no leaderboard place here (unrated or provisional)"));
+    return absl::NotFoundError(
+        absl::StrCat("player ", request.around_player(),
+                     " has no leaderboard place here (unrated or provisional)"));
   }
   const LeaderboardKey key{(*row)->display, (*row)->player_id};
   auto ahead = store_->LeaderboardAhead(request.ruleset(), request.mode(), min_games, key);
@@ -326,7 +347,8 @@ absl::Status RatingService::LeaderboardAround(const v1::GetLeaderboardRequest& r
                                           std::max(half, 1));
   if (!before.ok()) return before.status();
   std::optional<LeaderboardKey> start_after;
-  if (!before->empty()) start_after = LeaderboardKey{before->front().display, before->front().player_id};
+  if (!before->empty())
+    start_after = LeaderboardKey{before->front().display, before->front().player_id};
   const int shown_before = std::min<int>(half, before->size());
   auto rest = store_->LeaderboardPage(request.ruleset(), request.mode(), min_games, start_after,
                                       page_size - shown_before + 1);
@@ -337,11 +359,13 @@ absl::Status RatingService::LeaderboardAround(const v1::GetLeaderboardRequest& r
   for (int i = shown_before - 1; i >= 0; --i) {
     AddEntry(response, request, (*before)[i], ++position, min_games);
   }
-  for (const LeaderboardRow& entry : *rest) AddEntry(response, request, entry, ++position, min_games);
+  for (const LeaderboardRow& entry : *rest)
+    AddEntry(response, request, entry, ++position, min_games);
   if (more) {
     const LeaderboardRow& last = rest->back();
-    response->set_next_page_token(tokens_.Sign(
-        LeaderboardScope(request), Cursor({Real(last.display), Text(last.player_id), Integer(position)})));
+    response->set_next_page_token(
+        tokens_.Sign(LeaderboardScope(request),
+                     Cursor({Real(last.display), Text(last.player_id), Integer(position)})));
   }
   return absl::OkStatus();
 }
@@ -357,11 +381,13 @@ absl::Status RatingService::DoListMatches(const v1::ListMatchesRequest& request,
   query.player_id = request.player_id();
   query.ruleset = request.ruleset();
   if (request.has_ended_after()) {
-    if (!common::IsValidTimestamp(request.ended_after())) return Invalid("ended_after", "invalid time");
+    if (!common::IsValidTimestamp(request.ended_after()))
+      return Invalid("ended_after", "invalid time");
     query.ended_after_us = TimeUtil::TimestampToMicroseconds(request.ended_after());
   }
   if (request.has_ended_before()) {
-    if (!common::IsValidTimestamp(request.ended_before())) return Invalid("ended_before", "invalid time");
+    if (!common::IsValidTimestamp(request.ended_before()))
+      return Invalid("ended_before", "invalid time");
     query.ended_before_us = TimeUtil::TimestampToMicroseconds(request.ended_before());
   }
   if (query.ended_after_us > query.ended_before_us) {
@@ -384,18 +410,21 @@ absl::Status RatingService::DoListMatches(const v1::ListMatchesRequest& request,
   for (v1::MatchRecord& match : *matches) *response->add_matches() = std::move(match);
   if (more) {
     const v1::MatchRecord& last = response->matches(response->matches_size() - 1);
-    response->set_next_page_token(tokens_.Sign(
-        scope, Cursor({Integer(TimeUtil::TimestampToMicroseconds(last.ended_at())), Text(last.match_id())})));
+    response->set_next_page_token(
+        tokens_.Sign(scope, Cursor({Integer(TimeUtil::TimestampToMicroseconds(last.ended_at())),
+                                    Text(last.match_id())})));
   }
   return absl::OkStatus();
 }
 
-absl::Status RatingService::DoGetMatch(const v1::GetMatchRequest& request, v1::MatchRecord* response) {
+absl::Status RatingService::DoGetMatch(const v1::GetMatchRequest& request,
+                                       v1::MatchRecord* response) {
   absl::Status status = CheckPlayerId(request.match_id(), "match_id");
   if (!status.ok()) return status;
   auto match = store_->GetMatch(request.match_id());
   if (!match.ok()) return match.status();
-  if (!match->has_value()) return absl::NotFoundError(absl::StrCat("no match ", request.match_id()));
+  if (!match->has_value())
+    return absl::NotFoundError(absl::StrCat("no match ", request.match_id()));
   *response = std::move(**match);
   return absl::OkStatus();
 }

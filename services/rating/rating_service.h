@@ -31,9 +31,10 @@ RatingServiceSettings RatingServiceSettingsFromFlags();
 // Every metric family of the rating service, declared in one place.
 struct RatingMetrics {
   explicit RatingMetrics(prometheus::Registry& registry);
-  prometheus::Family<prometheus::Counter>& updates;   // kahve_rating_updates_total{ruleset}
+  prometheus::Family<prometheus::Counter>& updates;  // kahve_rating_updates_total{ruleset}
   prometheus::Histogram& record_match_seconds;       // kahve_record_match_seconds
-  prometheus::Family<prometheus::Counter>& matches;  // kahve_matches_recorded_total{ruleset,mode,rated}
+  prometheus::Family<prometheus::Counter>&
+      matches;  // kahve_matches_recorded_total{ruleset,mode,rated}
 };
 
 class RatingService final : public v1::RatingService::CallbackService {
@@ -62,20 +63,23 @@ class RatingService final : public v1::RatingService::CallbackService {
                                              v1::GetRatingHistoryResponse* response) override;
 
   // The domain behind each handler, callable without gRPC.
-  absl::Status DoRecordMatch(const v1::RecordMatchRequest& request, v1::RecordMatchResponse* response);
+  absl::Status DoRecordMatch(const v1::RecordMatchRequest& request,
+                             v1::RecordMatchResponse* response);
   absl::Status DoGetRatings(const v1::GetRatingsRequest& request, v1::GetRatingsResponse* response);
   absl::Status DoGetLeaderboard(const v1::GetLeaderboardRequest& request,
                                 v1::GetLeaderboardResponse* response);
-  absl::Status DoListMatches(const v1::ListMatchesRequest& request, v1::ListMatchesResponse* response);
+  absl::Status DoListMatches(const v1::ListMatchesRequest& request,
+                             v1::ListMatchesResponse* response);
   absl::Status DoGetMatch(const v1::GetMatchRequest& request, v1::MatchRecord* response);
   absl::Status DoGetRatingHistory(const v1::GetRatingHistoryRequest& request,
                                   v1::GetRatingHistoryResponse* response);
 
  private:
-  // Authenticates (and checks `role` unless empty), then runs `work` on the worker pool and
-  // finishes the call with its status.
+  // Authenticates (and checks `role` unless null), then runs `work` on the worker pool and
+  // finishes the call with its status; failures that are ours, not the caller's, are logged.
   template <typename Work>
-  grpc::ServerUnaryReactor* Offload(grpc::CallbackServerContext* context, const char* role, Work work);
+  grpc::ServerUnaryReactor* Offload(grpc::CallbackServerContext* context, const char* method,
+                                    const char* role, Work work);
 
   absl::Status LeaderboardAround(const v1::GetLeaderboardRequest& request, int page_size,
                                  v1::GetLeaderboardResponse* response);

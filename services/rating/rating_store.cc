@@ -91,15 +91,18 @@ std::string TextArray(const std::vector<std::string>& items) {
 LeaderboardRow ReadLeaderboardRow(const pqxx::row& row) {
   LeaderboardRow out;
   out.player_id = row[0].as<std::string>();
-  out.rating = StoredRating{.mu = row[1].as<double>(), .sigma = row[2].as<double>(),
-                            .games = row[3].as<int>(), .last_played_us = row[4].as<int64_t>()};
+  out.rating = StoredRating{.mu = row[1].as<double>(),
+                            .sigma = row[2].as<double>(),
+                            .games = row[3].as<int>(),
+                            .last_played_us = row[4].as<int64_t>()};
   out.display = row[5].as<double>();
   return out;
 }
 
 absl::Status ParseRecord(const pqxx::field& field, v1::MatchRecord* record) {
   const pqxx::binarystring bytes(field);
-  if (!record->ParseFromString(bytes.str())) return absl::DataLossError("stored match record unreadable");
+  if (!record->ParseFromString(bytes.str()))
+    return absl::DataLossError("stored match record unreadable");
   return absl::OkStatus();
 }
 
@@ -130,29 +133,32 @@ v1::RecordMatchResponse ResponseOf(const v1::MatchRecord& record) {
 // Creates missing rows at the prior, then locks every player's row in player order (so that
 // concurrent matches of the same players queue instead of deadlocking, and nobody's first match
 // is lost to a race) and returns the current ratings. One round trip.
-absl::flat_hash_map<std::string, StoredRating> LockRatings(pqxx::work& tx,
-                                                           const v1::RecordMatchRequest& canonical) {
+absl::flat_hash_map<std::string, StoredRating> LockRatings(
+    pqxx::work& tx, const v1::RecordMatchRequest& canonical) {
   const std::vector<std::string> players = HumanPlayers(canonical);
   const StoredRating prior = PriorRating();
   const std::string ruleset = tx.quote(canonical.ruleset());
   const std::string mode = absl::StrCat(static_cast<int>(canonical.mode()));
   std::vector<std::string> values;
   for (const std::string& player : players) {
-    values.push_back(absl::StrCat("(", tx.quote(player), ",", ruleset, ",", mode, ",", Number(prior.mu),
-                                  ",", Number(prior.sigma), ",", Number(prior.mu - 3 * prior.sigma),
-                                  ",0,0)"));
+    values.push_back(absl::StrCat("(", tx.quote(player), ",", ruleset, ",", mode, ",",
+                                  Number(prior.mu), ",", Number(prior.sigma), ",",
+                                  Number(prior.mu - 3 * prior.sigma), ",0,0)"));
   }
   const std::string sql = absl::StrCat(
       "INSERT INTO ratings (player_id, ruleset, mode, mu, sigma, display, games, last_played_us) "
-      "VALUES ", absl::StrJoin(values, ","), " ON CONFLICT DO NOTHING;"
-      "SELECT player_id, mu, sigma, games, last_played_us FROM ratings WHERE ruleset = ", ruleset,
-      " AND mode = ", mode, " AND player_id = ANY(", tx.quote(TextArray(players)),
+      "VALUES ",
+      absl::StrJoin(values, ","),
+      " ON CONFLICT DO NOTHING;"
+      "SELECT player_id, mu, sigma, games, last_played_us FROM ratings WHERE ruleset = ",
+      ruleset, " AND mode = ", mode, " AND player_id = ANY(", tx.quote(TextArray(players)),
       "::text[]) ORDER BY player_id FOR UPDATE");
   absl::flat_hash_map<std::string, StoredRating> current;
   for (const pqxx::row& row : tx.exec(sql)) {
-    current[row[0].as<std::string>()] =
-        StoredRating{.mu = row[1].as<double>(), .sigma = row[2].as<double>(),
-                     .games = row[3].as<int>(), .last_played_us = row[4].as<int64_t>()};
+    current[row[0].as<std::string>()] = StoredRating{.mu = row[1].as<double>(),
+                                                     .sigma = row[2].as<double>(),
+                                                     .games = row[3].as<int>(),
+                                                     .last_played_us = row[4].as<int64_t>()};
   }
   return current;
 }
@@ -168,11 +174,15 @@ std::string WriteStatements(pqxx::work& tx, const v1::MatchRecord& record,
   record.SerializeToString(&record_bytes);
   std::string sql = absl::StrCat(
       "INSERT INTO rating_matches (match_id, ruleset, mode, started_us, ended_us, rated, "
-      "request_sha256, record) VALUES (", match_id, ",", ruleset, ",", mode, ",",
+      "request_sha256, record) VALUES (",
+      match_id, ",", ruleset, ",", mode, ",",
       TimeUtil::TimestampToMicroseconds(record.started_at()), ",", ended_us, ",",
       record.rated() ? "true" : "false", ",",
-      tx.quote_raw(reinterpret_cast<const unsigned char*>(request_sha256.data()), request_sha256.size()),
-      ",", tx.quote_raw(reinterpret_cast<const unsigned char*>(record_bytes.data()), record_bytes.size()),
+      tx.quote_raw(reinterpret_cast<const unsigned char*>(request_sha256.data()),
+                   request_sha256.size()),
+      ",",
+      tx.quote_raw(reinterpret_cast<const unsigned char*>(record_bytes.data()),
+                   record_bytes.size()),
       ");");
   std::vector<std::string> players;
   for (const v1::Participant& participant : record.participants()) {
@@ -181,8 +191,9 @@ std::string WriteStatements(pqxx::work& tx, const v1::MatchRecord& record,
                                    match_id, ",", ruleset, ")"));
   }
   if (!players.empty()) {
-    absl::StrAppend(&sql, "INSERT INTO rating_match_players (player_id, ended_us, match_id, ruleset) VALUES ",
-                    absl::StrJoin(players, ","), ";");
+    absl::StrAppend(
+        &sql, "INSERT INTO rating_match_players (player_id, ended_us, match_id, ruleset) VALUES ",
+        absl::StrJoin(players, ","), ";");
   }
   if (record.changes().empty()) return sql;
   std::vector<std::string> updates;
@@ -193,17 +204,21 @@ std::string WriteStatements(pqxx::work& tx, const v1::MatchRecord& record,
     updates.push_back(absl::StrCat("(", player, ",", Number(after.mu()), "::float8,",
                                    Number(after.sigma()), "::float8,", Number(after.display()),
                                    "::float8,", after.games(), ")"));
-    history.push_back(absl::StrCat("(", player, ",", ruleset, ",", mode, ",", ended_us, ",", match_id,
-                                   ",", Number(after.mu()), ",", Number(after.sigma()), ",",
-                                   Number(after.display()), ")"));
+    history.push_back(absl::StrCat("(", player, ",", ruleset, ",", mode, ",", ended_us, ",",
+                                   match_id, ",", Number(after.mu()), ",", Number(after.sigma()),
+                                   ",", Number(after.display()), ")"));
   }
   absl::StrAppend(
-      &sql, "UPDATE ratings AS r SET mu = v.mu, sigma = v.sigma, display = v.display, games = v.games, "
-      "last_played_us = ", ended_us, " FROM (VALUES ", absl::StrJoin(updates, ","),
-      ") AS v(player_id, mu, sigma, display, games) WHERE r.player_id = v.player_id AND r.ruleset = ",
+      &sql,
+      "UPDATE ratings AS r SET mu = v.mu, sigma = v.sigma, display = v.display, games = v.games, "
+      "last_played_us = ",
+      ended_us, " FROM (VALUES ", absl::StrJoin(updates, ","),
+      ") AS v(player_id, mu, sigma, display, games) WHERE r.player_id = v.player_id AND r.ruleset "
+      "= ",
       ruleset, " AND r.mode = ", mode, ";",
       "INSERT INTO rating_history (player_id, ruleset, mode, at_us, match_id, mu, sigma, display) "
-      "VALUES ", absl::StrJoin(history, ","), ";");
+      "VALUES ",
+      absl::StrJoin(history, ","), ";");
   return sql;
 }
 
@@ -274,7 +289,8 @@ absl::StatusOr<std::vector<std::pair<v1::Rating, StoredRating>>> RatingStore::Ge
     pqxx::work tx(connection);
     std::string sql = absl::StrCat(
         "SELECT player_id, ruleset, mode, mu, sigma, games, last_played_us FROM ratings "
-        "WHERE player_id = ANY(", tx.quote(TextArray(player_ids)), "::text[]) AND games > 0");
+        "WHERE player_id = ANY(",
+        tx.quote(TextArray(player_ids)), "::text[]) AND games > 0");
     if (!ruleset.empty()) absl::StrAppend(&sql, " AND ruleset = ", tx.quote(ruleset));
     if (mode != 0) absl::StrAppend(&sql, " AND mode = ", mode);
     absl::StrAppend(&sql, " ORDER BY player_id, ruleset, mode");
@@ -283,8 +299,10 @@ absl::StatusOr<std::vector<std::pair<v1::Rating, StoredRating>>> RatingStore::Ge
       rating.set_player_id(row[0].as<std::string>());
       rating.set_ruleset(row[1].as<std::string>());
       rating.set_mode(static_cast<v1::MatchMode>(row[2].as<int>()));
-      const StoredRating stored{.mu = row[3].as<double>(), .sigma = row[4].as<double>(),
-                                .games = row[5].as<int>(), .last_played_us = row[6].as<int64_t>()};
+      const StoredRating stored{.mu = row[3].as<double>(),
+                                .sigma = row[4].as<double>(),
+                                .games = row[5].as<int>(),
+                                .last_played_us = row[6].as<int64_t>()};
       out.emplace_back(std::move(rating), stored);
     }
     tx.commit();
@@ -307,7 +325,8 @@ absl::StatusOr<std::optional<v1::MatchRecord>> RatingStore::GetMatch(const std::
   return out;
 }
 
-absl::StatusOr<std::vector<v1::MatchRecord>> RatingStore::ListMatches(const ListMatchesQuery& query) {
+absl::StatusOr<std::vector<v1::MatchRecord>> RatingStore::ListMatches(
+    const ListMatchesQuery& query) {
   std::vector<v1::MatchRecord> out;
   const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
     pqxx::nontransaction tx(connection);
@@ -357,8 +376,8 @@ absl::StatusOr<std::vector<LeaderboardRow>> RatingStore::LeaderboardPage(
   const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
     pqxx::nontransaction tx(connection);
     const pqxx::result rows =
-        after ? tx.exec_prepared(kLeaderboardAfter, ruleset, mode, min_games, limit,
-                                 after->display, after->player_id)
+        after ? tx.exec_prepared(kLeaderboardAfter, ruleset, mode, min_games, limit, after->display,
+                                 after->player_id)
               : tx.exec_prepared(kLeaderboardFirst, ruleset, mode, min_games, limit);
     for (const pqxx::row& row : rows) out.push_back(ReadLeaderboardRow(row));
     return absl::OkStatus();
@@ -372,8 +391,8 @@ absl::StatusOr<std::vector<LeaderboardRow>> RatingStore::LeaderboardBefore(
   std::vector<LeaderboardRow> out;
   const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
     pqxx::nontransaction tx(connection);
-    for (const pqxx::row& row : tx.exec_prepared(kLeaderboardBefore, ruleset, mode, min_games, limit,
-                                                 key.display, key.player_id)) {
+    for (const pqxx::row& row : tx.exec_prepared(kLeaderboardBefore, ruleset, mode, min_games,
+                                                 limit, key.display, key.player_id)) {
       out.push_back(ReadLeaderboardRow(row));
     }
     return absl::OkStatus();
@@ -387,7 +406,8 @@ absl::StatusOr<int64_t> RatingStore::LeaderboardAhead(const std::string& ruleset
   int64_t ahead = 0;
   const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
     pqxx::nontransaction tx(connection);
-    ahead = tx.exec_prepared(kLeaderboardAhead, ruleset, mode, min_games, key.display, key.player_id)[0][0]
+    ahead = tx.exec_prepared(kLeaderboardAhead, ruleset, mode, min_games, key.display,
+                             key.player_id)[0][0]
                 .as<int64_t>();
     return absl::OkStatus();
   });

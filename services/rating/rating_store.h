@@ -80,19 +80,20 @@ class RatingStore {
                                                                 int mode, int limit);
 
   // Leaderboard rows with at least `min_games`, best first, strictly after `after` when given.
-  absl::StatusOr<std::vector<LeaderboardRow>> LeaderboardPage(const std::string& ruleset, int mode,
-                                                              int min_games,
-                                                              const std::optional<LeaderboardKey>& after,
-                                                              int limit);
+  absl::StatusOr<std::vector<LeaderboardRow>> LeaderboardPage(
+      const std::string& ruleset, int mode, int min_games,
+      const std::optional<LeaderboardKey>& after, int limit);
   // Rows ranked ahead of `key` (nearest first), up to `limit`.
-  absl::StatusOr<std::vector<LeaderboardRow>> LeaderboardBefore(const std::string& ruleset, int mode,
-                                                                int min_games,
-                                                                const LeaderboardKey& key, int limit);
+  absl::StatusOr<std::vector<LeaderboardRow>> LeaderboardBefore(const std::string& ruleset,
+                                                                int mode, int min_games,
+                                                                const LeaderboardKey& key,
+                                                                int limit);
   // How many leaderboard rows rank ahead of `key`.
   absl::StatusOr<int64_t> LeaderboardAhead(const std::string& ruleset, int mode, int min_games,
                                            const LeaderboardKey& key);
   // The player's row, if any.
-  absl::StatusOr<std::optional<LeaderboardRow>> LeaderboardRowOf(const std::string& ruleset, int mode,
+  absl::StatusOr<std::optional<LeaderboardRow>> LeaderboardRowOf(const std::string& ruleset,
+                                                                 int mode,
                                                                  const std::string& player_id);
 
  private:

@@ -100,7 +100,8 @@ void PlayOneGame(const ConformanceOptions& options, uint64_t seed) {
   CheckEvents(*game, game->deal_events(), 0);
   Rng rng(DeriveSeed(seed, 0xC0DE));
   while (!game->IsOver()) {
-    ASSERT_LT(game->move_number(), static_cast<uint64_t>(options.max_moves)) << "the game never ends";
+    ASSERT_LT(game->move_number(), static_cast<uint64_t>(options.max_moves))
+        << "the game never ends";
     const std::vector<int> to_act = game->SeatsToAct();
     ASSERT_FALSE(to_act.empty());
     ASSERT_TRUE(std::is_sorted(to_act.begin(), to_act.end()));
@@ -125,8 +126,9 @@ void PlayOneGame(const ConformanceOptions& options, uint64_t seed) {
     // A preview is the move's events, cut before the first one hidden information decides.
     ASSERT_LE(dry.events.size(), outcome.events.size());
     ASSERT_EQ(dry.preview_truncated, dry.events.size() < outcome.events.size());
-    CheckEventsEqual(dry.events, std::vector<v1::Event>(outcome.events.begin(),
-                                                        outcome.events.begin() + dry.events.size()));
+    CheckEventsEqual(
+        dry.events,
+        std::vector<v1::Event>(outcome.events.begin(), outcome.events.begin() + dry.events.size()));
     CheckEvents(*game, outcome.events, game->move_number());
     game->CheckInvariants();
     ASSERT_TRUE(game->Clone()->SameState(*game)) << "a clone equals its original";

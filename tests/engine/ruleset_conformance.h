@@ -1,8 +1,8 @@
 #ifndef KAHVE_TESTS_ENGINE_RULESET_CONFORMANCE_H_
 #define KAHVE_TESTS_ENGINE_RULESET_CONFORMANCE_H_
 
-// The conformance kit every ruleset's tests run (after OpenSpiel's basic_tests): seeded random games
-// through the engine interface, checking what every ruleset must hold.
+// The conformance kit every ruleset's tests run (after OpenSpiel's basic_tests): seeded random
+// games through the engine interface, checking what every ruleset must hold.
 
 #include <cstdint>
 #include <functional>
@@ -25,11 +25,11 @@ struct ConformanceOptions {
 // Plays options.games games with uniformly random legal moves and checks, after every move:
 // SeatsToAct sorted, unique and empty exactly when over; no legal moves and NOT_YOUR_TURN for seats
 // that may not act; legal moves unique; a random move is accepted exactly when it is listed as
-// legal; a rejected move changes nothing; DryRun answers as Apply would (its events a prefix of Apply's) and changes
-// nothing; events
-// carry the move number and a valid audience; CheckInvariants; a clone equals its original; replay
-// of (settings, deal, history) equals the game at power-of-two move counts and at the end; every
-// game ends; the result ranks every seat, with ties sharing a rank.
+// legal; a rejected move changes nothing; DryRun answers as Apply would (its events a prefix of
+// Apply's) and changes nothing; events carry the move number and a valid audience; CheckInvariants;
+// a clone equals its original; replay of (settings, deal, history) equals the game at power-of-two
+// move counts and at the end; every game ends; the result ranks every seat, with ties sharing a
+// rank.
 void RunConformance(const ConformanceOptions& options);
 
 }  // namespace kahve::engine::testing

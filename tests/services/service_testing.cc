@@ -36,7 +36,8 @@ std::string Bearer(const std::string& player, const std::string& role) {
   return absl::StrCat("Bearer ", common::MintHs256Token(kTestSecret, claims));
 }
 
-std::unique_ptr<grpc::ClientContext> ContextFor(const std::string& player, const std::string& role) {
+std::unique_ptr<grpc::ClientContext> ContextFor(const std::string& player,
+                                                const std::string& role) {
   auto context = std::make_unique<grpc::ClientContext>();
   if (!player.empty()) context->AddMetadata("authorization", Bearer(player, role));
   context->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
@@ -87,7 +88,8 @@ absl::StatusOr<std::vector<std::string>> ReflectedServices(int port) {
   }
   stream->WritesDone();
   std::vector<std::string> names;
-  for (const auto& service : response.list_services_response().service()) names.push_back(service.name());
+  for (const auto& service : response.list_services_response().service())
+    names.push_back(service.name());
   stream->Finish();
   return names;
 }

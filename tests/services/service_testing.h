@@ -20,12 +20,13 @@ std::unique_ptr<common::Authenticator> TestAuthenticator();
 // "Bearer <JWT>" for `player` with `role` (empty: a player), signed with kTestSecret.
 std::string Bearer(const std::string& player, const std::string& role = "");
 // A client context carrying that token and a 10 s deadline.
-std::unique_ptr<grpc::ClientContext> ContextFor(const std::string& player, const std::string& role = "");
+std::unique_ptr<grpc::ClientContext> ContextFor(const std::string& player,
+                                                const std::string& role = "");
 
 std::shared_ptr<grpc::Channel> LocalChannel(int port);
 
-// grpc.health.v1 Check of `service` ("" the server as a whole): "SERVING", "NOT_SERVING", ... or the
-// gRPC error.
+// grpc.health.v1 Check of `service` ("" the server as a whole): "SERVING", "NOT_SERVING", ... or
+// the gRPC error.
 absl::StatusOr<std::string> HealthStatus(int port, const std::string& service);
 // The services server reflection (v1alpha) lists.
 absl::StatusOr<std::vector<std::string>> ReflectedServices(int port);

@@ -109,8 +109,9 @@ absl::StatusOr<Account> ServerAccount() {
   if (geteuid() != 0) return account;
   const passwd* user = getpwnam("postgres");
   if (user == nullptr) {
-    return absl::FailedPreconditionError("running as root, but there is no postgres user to run "
-                                         "PostgreSQL as");
+    return absl::FailedPreconditionError(
+        "running as root, but there is no postgres user to run "
+        "PostgreSQL as");
   }
   account.switch_user = true;
   account.uid = user->pw_uid;
@@ -234,7 +235,8 @@ absl::Status Execute(const std::string& url, const std::string& sql) {
     tx.exec0(sql);
     return absl::OkStatus();
   } catch (const pqxx::sql_error& e) {
-    return absl::InternalError(absl::StrCat("SQLSTATE ", e.sqlstate(), ": ", e.what(), " in ", sql));
+    return absl::InternalError(
+        absl::StrCat("SQLSTATE ", e.sqlstate(), ": ", e.what(), " in ", sql));
   } catch (const std::exception& e) {
     return absl::UnavailableError(absl::StrCat(e.what(), " in ", sql));
   }
@@ -427,7 +429,8 @@ absl::Status LocalServer::InitDb() {
   if (!account.ok()) return account.status();
   absl::Status status = HandOver(dir_, *account);
   if (!status.ok()) return status;
-  std::ofstream(dir_ / kMarkerFile) << "a kahve test PostgreSQL; kahve_pg_harness stop removes it\n";
+  std::ofstream(dir_ / kMarkerFile)
+      << "a kahve test PostgreSQL; kahve_pg_harness stop removes it\n";
   std::ofstream(dir_ / kOwnerFile) << getpid() << "\n";
   data_ = dir_ / "data";
   std::error_code error;
@@ -489,9 +492,8 @@ absl::Status LocalServer::Launch() {
     } catch (const std::exception& e) {
       if (absl::Now() > deadline) {
         Shutdown(SIGQUIT).IgnoreError();
-        return absl::DeadlineExceededError(absl::StrCat("postgres not ready after ",
-                                                        absl::FormatDuration(kStartTimeout), ": ",
-                                                        e.what()));
+        return absl::DeadlineExceededError(absl::StrCat(
+            "postgres not ready after ", absl::FormatDuration(kStartTimeout), ": ", e.what()));
       }
     }
     absl::SleepFor(kPollInterval);
@@ -603,7 +605,9 @@ class ExternalServer final : public PgTestServer {
     ThrowIfError(url.status());
     return *url;
   }
-  void DropDatabase(const std::string& name) override { ThrowIfError(DropDatabaseAt(admin_, name)); }
+  void DropDatabase(const std::string& name) override {
+    ThrowIfError(DropDatabaseAt(admin_, name));
+  }
   void Stop() override {
     throw std::logic_error("the shared test server cannot be stopped; use StartPrivate()");
   }
@@ -648,8 +652,8 @@ std::unique_ptr<PgTestServer> StartInTemporaryDir() {
   const fs::path parent = TemporaryFolder();
   std::string pattern = (parent / kPrivateDirPrefix).string() + "XXXXXX";
   if (mkdtemp(pattern.data()) == nullptr) {
-    throw std::runtime_error(absl::StrCat("mkdtemp in ", parent.string(), ": ",
-                                          std::strerror(errno)));
+    throw std::runtime_error(
+        absl::StrCat("mkdtemp in ", parent.string(), ": ", std::strerror(errno)));
   }
   auto server = LocalServer::Create(pattern, /*owned=*/true);
   if (!server.ok()) {

@@ -63,7 +63,8 @@ PhaseResult RunPhase(int workers, absl::Duration length, One one) {
         const auto began = std::chrono::steady_clock::now();
         const bool ok = one(worker, sequence);
         const double ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count();
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began)
+                .count();
         if (ok) {
           ++mine.done;
           mine.latencies_ms.push_back(ms);
@@ -79,7 +80,8 @@ PhaseResult RunPhase(int workers, absl::Duration length, One one) {
   for (PhaseResult& part : per_worker) {
     total.done += part.done;
     total.failed += part.failed;
-    total.latencies_ms.insert(total.latencies_ms.end(), part.latencies_ms.begin(), part.latencies_ms.end());
+    total.latencies_ms.insert(total.latencies_ms.end(), part.latencies_ms.begin(),
+                              part.latencies_ms.end());
   }
   return total;
 }
@@ -126,9 +128,10 @@ PhaseResult RecordMatchPhase(int workers, absl::Duration length, int pool) {
   common::TokenClaims claims;
   claims.subject = "kahve-load";
   claims.role = common::kRoleService;
-  const std::string bearer =
-      absl::StrCat("Bearer ", common::MintHs256Token(absl::GetFlag(FLAGS_jwt_hs256_secret), claims));
-  auto channel = grpc::CreateChannel(absl::GetFlag(FLAGS_target), grpc::InsecureChannelCredentials());
+  const std::string bearer = absl::StrCat(
+      "Bearer ", common::MintHs256Token(absl::GetFlag(FLAGS_jwt_hs256_secret), claims));
+  auto channel =
+      grpc::CreateChannel(absl::GetFlag(FLAGS_target), grpc::InsecureChannelCredentials());
   auto stub = v1::RatingService::NewStub(channel);
   const std::string run = absl::StrCat(absl::ToUnixMicros(absl::Now()));
   return RunPhase(workers, length, [&](int worker, int64_t sequence) {
@@ -137,8 +140,11 @@ PhaseResult RecordMatchPhase(int workers, absl::Duration length, int pool) {
     context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
     const uint64_t seed = static_cast<uint64_t>(worker) * 1'000'003 + sequence;
     v1::RecordMatchResponse response;
-    return stub->RecordMatch(&context, RandomMatch(absl::StrCat("load-", run, "-", worker, "-", sequence), seed, pool),
-                             &response)
+    return stub
+        ->RecordMatch(
+            &context,
+            RandomMatch(absl::StrCat("load-", run, "-", worker, "-", sequence), seed, pool),
+            &response)
         .ok();
   });
 }
@@ -152,12 +158,15 @@ PhaseResult PlainInsertPhase(int workers, absl::Duration length, int pool) {
     pqxx::connection setup(url);
     pqxx::work tx(setup);
     tx.exec(
-        "CREATE UNLOGGED TABLE IF NOT EXISTS load_baseline_matches (id text PRIMARY KEY, record bytea);"
+        "CREATE UNLOGGED TABLE IF NOT EXISTS load_baseline_matches (id text PRIMARY KEY, record "
+        "bytea);"
         "CREATE UNLOGGED TABLE IF NOT EXISTS load_baseline_players (player text, id text, "
         "PRIMARY KEY (player, id));"
-        "CREATE UNLOGGED TABLE IF NOT EXISTS load_baseline_ratings (player text PRIMARY KEY, mu float8, "
+        "CREATE UNLOGGED TABLE IF NOT EXISTS load_baseline_ratings (player text PRIMARY KEY, mu "
+        "float8, "
         "sigma float8, games int);"
-        "CREATE UNLOGGED TABLE IF NOT EXISTS load_baseline_history (player text, id text, mu float8, "
+        "CREATE UNLOGGED TABLE IF NOT EXISTS load_baseline_history (player text, id text, mu "
+        "float8, "
         "PRIMARY KEY (player, id));");
     tx.commit();
   }
@@ -169,15 +178,18 @@ PhaseResult PlainInsertPhase(int workers, absl::Duration length, int pool) {
     const std::string id = absl::StrCat("base-", run, "-", worker, "-", sequence);
     try {
       pqxx::work tx(*connections[worker]);
-      std::string sql = absl::StrCat("INSERT INTO load_baseline_matches VALUES (", tx.quote(id), ",",
-                                     tx.quote(record), "::bytea);");
+      std::string sql = absl::StrCat("INSERT INTO load_baseline_matches VALUES (", tx.quote(id),
+                                     ",", tx.quote(record), "::bytea);");
       const uint64_t seed = static_cast<uint64_t>(worker) * 1'000'003 + sequence;
       for (int seat = 0; seat < 4; ++seat) {
-        const std::string player = tx.quote(absl::StrCat("p", ((seed * 4 + seat) * 2654435761ULL) % pool));
-        absl::StrAppend(&sql, "INSERT INTO load_baseline_players VALUES (", player, ",", tx.quote(id), ");",
-                        "INSERT INTO load_baseline_ratings VALUES (", player, ", 25, 8.3, 1) ON CONFLICT "
+        const std::string player =
+            tx.quote(absl::StrCat("p", ((seed * 4 + seat) * 2654435761ULL) % pool));
+        absl::StrAppend(&sql, "INSERT INTO load_baseline_players VALUES (", player, ",",
+                        tx.quote(id), ");", "INSERT INTO load_baseline_ratings VALUES (", player,
+                        ", 25, 8.3, 1) ON CONFLICT "
                         "(player) DO UPDATE SET games = load_baseline_ratings.games + 1;",
-                        "INSERT INTO load_baseline_history VALUES (", player, ",", tx.quote(id), ", 25);");
+                        "INSERT INTO load_baseline_history VALUES (", player, ",", tx.quote(id),
+                        ", 25);");
       }
       tx.exec(sql);
       tx.commit();
@@ -188,8 +200,9 @@ PhaseResult PlainInsertPhase(int workers, absl::Duration length, int pool) {
   });
   pqxx::connection cleanup(url);
   pqxx::work tx(cleanup);
-  tx.exec("DROP TABLE load_baseline_matches, load_baseline_players, load_baseline_ratings, "
-          "load_baseline_history");
+  tx.exec(
+      "DROP TABLE load_baseline_matches, load_baseline_players, load_baseline_ratings, "
+      "load_baseline_history");
   tx.commit();
   return result;
 }
@@ -202,8 +215,8 @@ int HistoryLoad(int workers, absl::Duration length, int matches) {
   common::TokenClaims claims;
   claims.subject = "kahve-load";
   claims.role = common::kRoleService;
-  const std::string bearer =
-      absl::StrCat("Bearer ", common::MintHs256Token(absl::GetFlag(FLAGS_jwt_hs256_secret), claims));
+  const std::string bearer = absl::StrCat(
+      "Bearer ", common::MintHs256Token(absl::GetFlag(FLAGS_jwt_hs256_secret), claims));
   auto stub = v1::RatingService::NewStub(
       grpc::CreateChannel(absl::GetFlag(FLAGS_target), grpc::InsecureChannelCredentials()));
   std::atomic<int> next{0};
@@ -212,9 +225,11 @@ int HistoryLoad(int workers, absl::Duration length, int matches) {
   for (int worker = 0; worker < workers; ++worker) {
     seeders.emplace_back([&, worker] {
       for (int i = next++; i < matches; i = next++) {
-        v1::RecordMatchRequest request = RandomMatch(absl::StrCat(hero, "-", i), worker * 7919 + i, 100000);
+        v1::RecordMatchRequest request =
+            RandomMatch(absl::StrCat(hero, "-", i), worker * 7919 + i, 100000);
         request.mutable_participants(i % 4)->set_player_id(hero);
-        *request.mutable_ended_at() = TimeUtil::MicrosecondsToTimestamp(1'600'000'000'000'000 + i * 1'000'000LL);
+        *request.mutable_ended_at() =
+            TimeUtil::MicrosecondsToTimestamp(1'600'000'000'000'000 + i * 1'000'000LL);
         *request.mutable_started_at() = request.ended_at();
         grpc::ClientContext context;
         context.AddMetadata("authorization", bearer);
@@ -234,7 +249,8 @@ int HistoryLoad(int workers, absl::Duration length, int matches) {
     request.set_page_size(20);
     request.set_page_token(tokens[worker]);
     v1::ListMatchesResponse response;
-    const bool ok = stub->ListMatches(&context, request, &response).ok() && response.matches_size() > 0;
+    const bool ok =
+        stub->ListMatches(&context, request, &response).ok() && response.matches_size() > 0;
     tokens[worker] = response.next_page_token();
     return ok;
   });
@@ -242,8 +258,11 @@ int HistoryLoad(int workers, absl::Duration length, int matches) {
   pqxx::connection connection(absl::GetFlag(FLAGS_database));
   pqxx::nontransaction tx(connection);
   for (const pqxx::row& row : tx.exec(absl::StrCat(
-           "EXPLAIN SELECT m.record FROM rating_match_players p JOIN rating_matches m USING (match_id) "
-           "WHERE p.player_id = ", tx.quote(hero), " AND p.ended_us >= -9223372036854775808 AND "
+           "EXPLAIN SELECT m.record FROM rating_match_players p JOIN rating_matches m USING "
+           "(match_id) "
+           "WHERE p.player_id = ",
+           tx.quote(hero),
+           " AND p.ended_us >= -9223372036854775808 AND "
            "p.ended_us < 9223372036854775807 AND (p.ended_us, p.match_id) < (1600005000000000, '') "
            "ORDER BY p.ended_us DESC, p.match_id DESC LIMIT 21"))) {
     absl::StrAppend(&plan, plan.empty() ? "" : ", ", "\"", row[0].as<std::string>(), "\"");
@@ -257,8 +276,10 @@ int HistoryLoad(int workers, absl::Duration length, int matches) {
 
 int LoadCommand(const std::vector<std::string>& args) {
   if (args.size() != 1 || (args[0] != "rating" && args[0] != "history")) {
-    std::fputs("kahve load: usage: kahve load rating|history [--target H:P] [--database URL] "
-               "[--seconds S] [--concurrency C]\n", stderr);
+    std::fputs(
+        "kahve load: usage: kahve load rating|history [--target H:P] [--database URL] "
+        "[--seconds S] [--concurrency C]\n",
+        stderr);
     return 2;
   }
   if (absl::GetFlag(FLAGS_jwt_hs256_secret).empty() || absl::GetFlag(FLAGS_database).empty()) {
@@ -268,13 +289,15 @@ int LoadCommand(const std::vector<std::string>& args) {
   const int workers = absl::GetFlag(FLAGS_concurrency);
   const absl::Duration length = absl::Seconds(absl::GetFlag(FLAGS_seconds));
   const int pool = absl::GetFlag(FLAGS_player_pool);
-  if (args[0] == "history") return HistoryLoad(workers, length, absl::GetFlag(FLAGS_history_matches));
+  if (args[0] == "history")
+    return HistoryLoad(workers, length, absl::GetFlag(FLAGS_history_matches));
   PhaseResult grpc_phase = RecordMatchPhase(workers, length, pool);
   PhaseResult plain_phase = PlainInsertPhase(workers, length, pool);
   const double grpc_rate = grpc_phase.seconds > 0 ? grpc_phase.done / grpc_phase.seconds : 0;
   const double plain_rate = plain_phase.seconds > 0 ? plain_phase.done / plain_phase.seconds : 0;
   std::printf("{%s, %s, \"ratio\": %.3f, \"concurrency\": %d}\n",
-              Summary("record_match", grpc_phase).c_str(), Summary("plain_insert_tx", plain_phase).c_str(),
+              Summary("record_match", grpc_phase).c_str(),
+              Summary("plain_insert_tx", plain_phase).c_str(),
               plain_rate > 0 ? grpc_rate / plain_rate : 0.0, workers);
   return 0;
 }

@@ -45,8 +45,8 @@ int MigrateCommand(const std::vector<std::string>& args) {
 
   const absl::StatusOr<common::MigrateResult> result = common::Migrate(database, migrations);
   if (!result.ok()) return Fail(result.status().ToString());
-  std::printf("{\"applied\": [%s], \"version\": %d}\n", absl::StrJoin(result->applied, ", ").c_str(),
-              result->version);
+  std::printf("{\"applied\": [%s], \"version\": %d}\n",
+              absl::StrJoin(result->applied, ", ").c_str(), result->version);
   return 0;
 }
 

@@ -38,9 +38,8 @@ absl::Status CheckEvents(const v1::ScenarioExpect& expect, const std::vector<v1:
     if (next == events.size()) {
       std::vector<std::string> got;
       for (const v1::Event& event : events) got.push_back(Json(event));
-      return absl::FailedPreconditionError(absl::StrCat("expected event ", Json(wanted),
-                                                        " (in order) among [",
-                                                        absl::StrJoin(got, ", "), "]"));
+      return absl::FailedPreconditionError(absl::StrCat(
+          "expected event ", Json(wanted), " (in order) among [", absl::StrJoin(got, ", "), "]"));
     }
     ++next;
   }
@@ -49,10 +48,9 @@ absl::Status CheckEvents(const v1::ScenarioExpect& expect, const std::vector<v1:
 
 absl::Status CheckOutcome(const v1::ScenarioExpect& expect, const engine::MoveOutcome& outcome) {
   if (expect.accepted() && !outcome.accepted) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("expected accepted, got rejected ",
-                     v1::RejectionReason_Name(outcome.rejection.reason()), ": ",
-                     outcome.rejection.message()));
+    return absl::FailedPreconditionError(absl::StrCat(
+        "expected accepted, got rejected ", v1::RejectionReason_Name(outcome.rejection.reason()),
+        ": ", outcome.rejection.message()));
   }
   if (!expect.accepted()) {
     if (expect.reason() == v1::REJECTION_REASON_UNSPECIFIED) {
@@ -92,8 +90,9 @@ absl::Status CheckEnd(const v1::ScenarioEnd& end, const engine::Game& game) {
   for (const auto& seat : result.seats()) ranks.push_back(seat.rank());
   const std::vector<int> wanted(end.ranks().begin(), end.ranks().end());
   if (!wanted.empty() && wanted != ranks) {
-    return absl::FailedPreconditionError(absl::StrCat("expected ranks [", absl::StrJoin(wanted, ","),
-                                                      "], got [", absl::StrJoin(ranks, ","), "]"));
+    return absl::FailedPreconditionError(absl::StrCat("expected ranks [",
+                                                      absl::StrJoin(wanted, ","), "], got [",
+                                                      absl::StrJoin(ranks, ","), "]"));
   }
   if (!end.ending().empty() && end.ending() != result.ending()) {
     return absl::FailedPreconditionError(
@@ -130,15 +129,16 @@ absl::Status RunScenario(const v1::Scenario& scenario) {
     const engine::MoveOutcome outcome = game->Apply(step.seat(), step.move());
     game->CheckInvariants();
     if (!outcome.accepted && !game->SameState(*before)) {
-      return absl::InternalError(absl::StrCat("step ", i + 1, ": a rejected move changed the game"));
+      return absl::InternalError(
+          absl::StrCat("step ", i + 1, ": a rejected move changed the game"));
     }
     absl::Status status = CheckOutcome(step.expect(), outcome);
     if (status.ok()) status = CheckToAct(step.expect(), *game);
     if (!status.ok()) {
-      return absl::Status(status.code(),
-                          absl::StrCat("step ", i + 1, " (seat ", step.seat(), ", move ",
-                                       Json(step.move()), step.note().empty() ? "" : ", ",
-                                       step.note(), "): ", status.message()));
+      return absl::Status(
+          status.code(),
+          absl::StrCat("step ", i + 1, " (seat ", step.seat(), ", move ", Json(step.move()),
+                       step.note().empty() ? "" : ", ", step.note(), "): ", status.message()));
     }
   }
   if (scenario.has_end()) {

@@ -13,7 +13,8 @@ ABSL_FLAG(uint64_t, seed, 1, "sim: seed of the whole run (game i uses a seed der
 ABSL_FLAG(int32_t, players, 0, "sim: seats per game (0: the ruleset's default)");
 ABSL_FLAG(int32_t, dice, 0, "sim (liars_dice): dice per player (0: default)");
 ABSL_FLAG(int32_t, rounds, 0, "sim: stop each game after this many rounds (0: play to the end)");
-ABSL_FLAG(std::string, bots, "random", "sim: bot kinds, one for all seats or one per seat, comma-separated");
+ABSL_FLAG(std::string, bots, "random",
+          "sim: bot kinds, one for all seats or one per seat, comma-separated");
 
 namespace kahve::tools {
 namespace {

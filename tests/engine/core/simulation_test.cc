@@ -53,9 +53,9 @@ TEST(SimulationTest, SameArgumentsSameGames) {
   EXPECT_EQ(first->moves, again->moves);
   EXPECT_EQ(first->win_units_by_seat, again->win_units_by_seat);
   EXPECT_NE(first->moves, other->moves);
-  EXPECT_EQ(std::accumulate(first->win_units_by_seat.begin(), first->win_units_by_seat.end(),
-                            int64_t{0}),
-            500 * kWinShareUnits);
+  EXPECT_EQ(
+      std::accumulate(first->win_units_by_seat.begin(), first->win_units_by_seat.end(), int64_t{0}),
+      500 * kWinShareUnits);
 }
 
 TEST(SimulationTest, RoundLimitStopsEveryGameAfterThatManyChallenges) {

@@ -58,8 +58,10 @@ void Accept(Game& game, int seat, const v1::Move& move) {
 TEST(LiarsDiceCodecTest, InvalidSettingsAreRefusedWithTheField) {
   v1::Deal deal;
   for (const auto& [players, dice, field] :
-       std::vector<std::tuple<int, int, std::string>>{{1, 5, "players"}, {11, 5, "players"},
-                                                      {-2, 5, "players"}, {4, 6, "dice_per_player"},
+       std::vector<std::tuple<int, int, std::string>>{{1, 5, "players"},
+                                                      {11, 5, "players"},
+                                                      {-2, 5, "players"},
+                                                      {4, 6, "dice_per_player"},
                                                       {4, -1, "dice_per_player"}}) {
     const auto game = NewGame(Settings(players, dice), deal);
     ASSERT_FALSE(game.ok());
@@ -89,8 +91,9 @@ TEST(LiarsDiceCodecTest, InvalidPresetsAreRefused) {
   };
   EXPECT_THAT(with_preset([](v1::LiarsDicePreset* p) { p->set_first_bidder(2); }).message(),
               HasSubstr("first_bidder must be in 0..1"));
-  EXPECT_THAT(with_preset([](v1::LiarsDicePreset* p) { p->add_rolls()->add_seats()->add_dice(7); })
-                  .message(),
+  EXPECT_THAT(with_preset([](v1::LiarsDicePreset* p) {
+                p->add_rolls()->add_seats()->add_dice(7);
+              }).message(),
               HasSubstr("faces are 1..6"));
   EXPECT_THAT(with_preset([](v1::LiarsDicePreset* p) {
                 auto* seat = p->add_rolls()->add_seats();
@@ -114,7 +117,8 @@ TEST(LiarsDiceCodecTest, EveryRejectionReason) {
   no_action.mutable_liars_dice();
   ExpectRejected(*game, 0, no_action, v1::MISSING_ACTION, "sets none of");
   ExpectRejected(*game, 0, BidMove(0, 3), v1::LIARS_DICE_QUANTITY_OUT_OF_RANGE, "at least 1");
-  ExpectRejected(*game, 0, BidMove(7, 3), v1::LIARS_DICE_QUANTITY_ABOVE_DICE, "6 dice on the table");
+  ExpectRejected(*game, 0, BidMove(7, 3), v1::LIARS_DICE_QUANTITY_ABOVE_DICE,
+                 "6 dice on the table");
   ExpectRejected(*game, 0, BidMove(2147483647, 3), v1::LIARS_DICE_QUANTITY_ABOVE_DICE, "exceeds");
   ExpectRejected(*game, 0, BidMove(2, 0), v1::LIARS_DICE_FACE_OUT_OF_RANGE, "face must be 1..6");
   ExpectRejected(*game, 0, BidMove(2, 9), v1::LIARS_DICE_FACE_OUT_OF_RANGE, "got 9");
@@ -176,8 +180,10 @@ TEST(LiarsDiceCodecTest, ChallengeEventsRevealAndStartTheNextRound) {
       kinds.push_back("game_over");
       continue;
     }
-    kinds.push_back(event.liars_dice().GetDescriptor()->FindFieldByNumber(
-                        event.liars_dice().event_case())->name());
+    kinds.push_back(event.liars_dice()
+                        .GetDescriptor()
+                        ->FindFieldByNumber(event.liars_dice().event_case())
+                        ->name());
   }
   EXPECT_THAT(kinds, ElementsAre("challenged", "dice_revealed", "die_lost", "round_started",
                                  "dice_rolled", "dice_rolled"));

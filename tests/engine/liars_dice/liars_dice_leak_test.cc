@@ -54,7 +54,8 @@ std::unique_ptr<Game> Start(uint64_t seed, const v1::LiarsDicePreset& preset) {
   return std::move(NewGame(settings, deal)).value();
 }
 
-void ExpectSameEvents(const std::vector<v1::Event>& a, const std::vector<v1::Event>& b, int viewer) {
+void ExpectSameEvents(const std::vector<v1::Event>& a, const std::vector<v1::Event>& b,
+                      int viewer) {
   const std::vector<v1::Event> seen_a = VisibleTo(a, viewer);
   const std::vector<v1::Event> seen_b = VisibleTo(b, viewer);
   ASSERT_EQ(seen_a.size(), seen_b.size());
@@ -66,8 +67,10 @@ void ExpectSameEvents(const std::vector<v1::Event>& a, const std::vector<v1::Eve
 
 v1::Move Probe(Rng& rng) {
   switch (rng.Below(4)) {
-    case 0: return ChallengeMove();
-    case 1: return DeclarePutanaMove();
+    case 0:
+      return ChallengeMove();
+    case 1:
+      return DeclarePutanaMove();
     default:
       return BidMove(static_cast<int>(rng.Below(16)) - 1, static_cast<int>(rng.Below(8)));
   }
@@ -97,8 +100,8 @@ void CompareUntilReveal(Game& a, Game& b, int viewer, int round, Rng& rng) {
     const std::vector<v1::Move> legal = a.LegalMoves(seat);
     ASSERT_EQ(legal.size(), b.LegalMoves(seat).size());
     const v1::Move move = legal[rng.Below(legal.size())];
-    const bool reveals = move.liars_dice().has_challenge() &&
-                         a.View(kSpectator).liars_dice().round() == round;
+    const bool reveals =
+        move.liars_dice().has_challenge() && a.View(kSpectator).liars_dice().round() == round;
     const MoveOutcome out_a = a.Apply(seat, move);
     const MoveOutcome out_b = b.Apply(seat, move);
     ASSERT_TRUE(out_a.accepted && out_b.accepted);
@@ -116,7 +119,8 @@ TEST(LiarsDiceLeakTest, SeatsAndSpectatorsSeeNothingHiddenBeforeTheReveal) {
     const v1::LiarsDicePreset other = Resampled(base, viewer, round, rng);
     std::unique_ptr<Game> a = Start(trial, base);
     std::unique_ptr<Game> b = Start(trial, other);
-    SCOPED_TRACE(::testing::Message() << "trial " << trial << " viewer " << viewer << " round " << round);
+    SCOPED_TRACE(::testing::Message()
+                 << "trial " << trial << " viewer " << viewer << " round " << round);
     CompareUntilReveal(*a, *b, viewer, round, rng);
     if (HasFatalFailure()) return;
   }

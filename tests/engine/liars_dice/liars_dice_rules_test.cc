@@ -10,7 +10,8 @@ namespace kahve::engine::liars_dice {
 namespace {
 
 BiddingState After(int quantity, int face, int dice_on_table = 20, bool putana = false) {
-  return BiddingState{.current = {quantity, face}, .putana_round = putana, .dice_on_table = dice_on_table};
+  return BiddingState{
+      .current = {quantity, face}, .putana_round = putana, .dice_on_table = dice_on_table};
 }
 
 BiddingState Opening(int dice_on_table = 20, bool putana = false) {
@@ -137,8 +138,9 @@ TEST(LiarsDiceRulesTest, ActionEncodingRoundTrips) {
 
 // The generator agrees with the checker on every action, and lists legal ones ascending.
 TEST(LiarsDiceRulesTest, LegalActionsAreExactlyTheAcceptedOnes) {
-  std::vector<BiddingState> states = {Opening(10), Opening(7, true), After(3, 4, 10), After(2, 1, 10),
-                                      After(5, 6, 30), After(4, 2, 9, true), After(10, 6, 10)};
+  std::vector<BiddingState> states = {Opening(10),     Opening(7, true), After(3, 4, 10),
+                                      After(2, 1, 10), After(5, 6, 30),  After(4, 2, 9, true),
+                                      After(10, 6, 10)};
   BiddingState with_putana = Opening(8);
   with_putana.may_declare_putana = true;
   states.push_back(with_putana);
@@ -158,7 +160,8 @@ TEST(LiarsDiceRulesTest, LegalActionsAreExactlyTheAcceptedOnes) {
 TEST(LiarsDiceRulesTest, RandomLegalActionIsUniformOverTheLegalActions) {
   BiddingState with_putana = Opening(6);
   with_putana.may_declare_putana = true;
-  for (const BiddingState& state : {After(3, 4, 10), After(2, 1, 8), with_putana, After(3, 5, 6, true)}) {
+  for (const BiddingState& state :
+       {After(3, 4, 10), After(2, 1, 8), with_putana, After(3, 5, 6, true)}) {
     Action legal[kMaxActions];
     const int count = LegalActions(state, legal);
     std::map<Action, int> drawn;

@@ -31,7 +31,8 @@ TEST(LiarsDiceSettingsTest, RangesAreEnforcedWithTheFieldNamed) {
   const absl::Status too_few = ValidateSettings({.players = 1, .dice_per_player = 5});
   EXPECT_EQ(too_few.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(too_few.message(), HasSubstr("liars_dice.players must be in 2..10, got 1"));
-  EXPECT_THAT(ValidateSettings({.players = 11, .dice_per_player = 5}).message(), HasSubstr("got 11"));
+  EXPECT_THAT(ValidateSettings({.players = 11, .dice_per_player = 5}).message(),
+              HasSubstr("got 11"));
   EXPECT_THAT(ValidateSettings({.players = 4, .dice_per_player = 0}).message(),
               HasSubstr("liars_dice.dice_per_player must be in 1..5, got 0"));
   EXPECT_THAT(ValidateSettings({.players = 4, .dice_per_player = 6}).message(), HasSubstr("got 6"));
@@ -115,9 +116,9 @@ TEST(LiarsDiceTest, TurnsSkipSeatsThatAreOut) {
 TEST(LiarsDiceTest, LastPlayerWithDiceWinsOthersRankByElimination) {
   State state = Deal(3, 1, {{{2}, {3}, {4}}, {{5}, {}, {5}}}, /*first_bidder=*/1);
   Play(state, BidAction(3, 6));
-  Play(state, kChallenge);  // seat 1 out: rank 3
+  Play(state, kChallenge);       // seat 1 out: rank 3
   Play(state, BidAction(2, 5));  // seat 2: two fives, true
-  Play(state, kChallenge);  // seat 0 challenges and loses its die: rank 2
+  Play(state, kChallenge);       // seat 0 challenges and loses its die: rank 2
   ASSERT_TRUE(state.over());
   EXPECT_EQ(state.to_act(), -1);
   const auto ranks = state.Ranks();
@@ -204,7 +205,8 @@ TEST(LiarsDiceTest, OnlyTheReducedPlayerMayDeclare) {
 }
 
 TEST(LiarsDiceTest, RoundLimitRanksByDiceLeftWithTies) {
-  State state = Deal(3, 3, {{{2, 2, 2}, {3, 3, 3}, {4, 4, 4}}}, /*first_bidder=*/0, /*max_rounds=*/1);
+  State state =
+      Deal(3, 3, {{{2, 2, 2}, {3, 3, 3}, {4, 4, 4}}}, /*first_bidder=*/0, /*max_rounds=*/1);
   Play(state, BidAction(9, 6));
   Play(state, kChallenge);
   ASSERT_TRUE(state.over());

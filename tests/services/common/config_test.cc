@@ -67,10 +67,10 @@ TEST_F(ConfigTest, OnlyKahveFlagsAreListed) {
 }
 
 TEST(LoggingTest, OneJsonObjectPerLine) {
-  const std::string line = FormatLogLine(LogLevel::kWarning, "table \"7\"\nlost",
-                                         {{"table", std::string("t-1")}, {"seats", int64_t{4}},
-                                          {"ratio", 0.5}, {"ok", true}},
-                                         /*unix_micros=*/1'700'000'000'123'456);
+  const std::string line = FormatLogLine(
+      LogLevel::kWarning, "table \"7\"\nlost",
+      {{"table", std::string("t-1")}, {"seats", int64_t{4}}, {"ratio", 0.5}, {"ok", true}},
+      /*unix_micros=*/1'700'000'000'123'456);
   EXPECT_EQ(line,
             "{\"ts\":\"2023-11-14T22:13:20.123456Z\",\"level\":\"warning\",\"msg\":\"table "
             "\\\"7\\\"\\nlost\",\"table\":\"t-1\",\"seats\":4,\"ratio\":0.5,\"ok\":true}");

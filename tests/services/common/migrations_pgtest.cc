@@ -1,5 +1,3 @@
-#include "services/common/migrations.h"
-
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -15,6 +13,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "pqxx/pqxx"
+#include "services/common/migrations.h"
 #include "tests/support/pg_test_env.h"
 
 namespace kahve::common {
@@ -234,8 +233,9 @@ TEST_F(MigrateTest, FailingMigrationRollsBackOnlyItself) {
 
 TEST_F(MigrateTest, ConcurrentMigratorsApplyEachMigrationOnce) {
   // Each migration fails if it runs twice (CREATE TABLE without IF NOT EXISTS), and logs itself.
-  dir_.Write("0001_log.sql", "CREATE TABLE log (version int);\nINSERT INTO log VALUES (1);\n"
-                             "SELECT pg_sleep(0.05);\n");
+  dir_.Write("0001_log.sql",
+             "CREATE TABLE log (version int);\nINSERT INTO log VALUES (1);\n"
+             "SELECT pg_sleep(0.05);\n");
   dir_.Write("0002_t2.sql", "CREATE TABLE t2 (x int);\nINSERT INTO log VALUES (2);\n");
   dir_.Write("0003_t3.sql", "CREATE TABLE t3 (x int);\nINSERT INTO log VALUES (3);\n");
   auto migrations = Load();
@@ -295,9 +295,9 @@ TEST(LoadMigrationsTest, EmptyFolderHasNoMigrations) {
 }
 
 TEST(LoadMigrationsTest, RejectsBadNames) {
-  for (const std::string name : {"1_short.sql", "0001-dash.sql", "0001_.sql", "0000_zero.sql",
-                                 "abcd_letters.sql", "0001_Upper.sql", "0001_sp ace.sql",
-                                 "00001_five.sql"}) {
+  for (const std::string name :
+       {"1_short.sql", "0001-dash.sql", "0001_.sql", "0000_zero.sql", "abcd_letters.sql",
+        "0001_Upper.sql", "0001_sp ace.sql", "00001_five.sql"}) {
     MigrationDir dir;
     dir.Write("0002_fine.sql", "SELECT 1;");
     dir.Write(name, "SELECT 1;");
@@ -354,7 +354,8 @@ TEST_F(TemplateTest, TestDatabasesHoldEveryEmbeddedMigration) {
   const absl::StatusOr<MigrateResult> result = Migrate(url(), EmbeddedMigrations());
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_THAT(result->applied, IsEmpty());
-  EXPECT_EQ(result->version, EmbeddedMigrations().empty() ? 0 : EmbeddedMigrations().back().version);
+  EXPECT_EQ(result->version,
+            EmbeddedMigrations().empty() ? 0 : EmbeddedMigrations().back().version);
 }
 
 }  // namespace

@@ -1,5 +1,3 @@
-#include "services/common/pg_pool.h"
-
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -22,6 +20,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "prometheus/registry.h"
+#include "services/common/pg_pool.h"
 #include "tests/support/pg_test_env.h"
 
 namespace kahve::common {
@@ -44,8 +43,9 @@ double MetricValue(prometheus::Registry& registry, const std::string& family,
       std::map<std::string, std::string> have;
       for (const auto& label : metric.label) have[label.name] = label.value;
       if (have["pool"] != kPoolName) continue;
-      const bool match = std::all_of(labels.begin(), labels.end(),
-                                     [&](const auto& label) { return have[label.first] == label.second; });
+      const bool match = std::all_of(labels.begin(), labels.end(), [&](const auto& label) {
+        return have[label.first] == label.second;
+      });
       if (!match) continue;
       switch (collected.type) {
         case prometheus::MetricType::Counter:
@@ -152,8 +152,8 @@ TEST_F(PgPoolTest, PreparesStatementsOnEveryNewConnection) {
     return pool.Run([&](pqxx::connection& connection) {
       pqxx::work tx(connection);
       // Prepared when the connection opened, not on first use.
-      *prepared = tx.exec1("SELECT count(*) FROM pg_prepared_statements WHERE name = 'add'")[0]
-                      .as<int>();
+      *prepared =
+          tx.exec1("SELECT count(*) FROM pg_prepared_statements WHERE name = 'add'")[0].as<int>();
       *sum = tx.exec_prepared1("add", 2, 3)[0].as<int>();
       tx.commit();
       return absl::OkStatus();
@@ -449,8 +449,8 @@ TEST(PgPoolNoServerTest, UnreachableDatabaseIsUnavailableQuickly) {
   ASSERT_EQ(getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length), 0);
   close(fd);
   PgPoolSettings settings;
-  settings.url = "postgresql://postgres@127.0.0.1:" + std::to_string(ntohs(address.sin_port)) +
-                 "/postgres";
+  settings.url =
+      "postgresql://postgres@127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/postgres";
   settings.size = 2;
   PgPool pool(settings, nullptr);
   for (int i = 0; i < 3; ++i) {
@@ -520,8 +520,7 @@ TEST(PgPoolRestartTest, SurvivesDatabaseRestart) {
     EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable) << status;
     EXPECT_LT(absl::Now() - start, absl::Seconds(3));
   }
-  const double reconnects_while_down =
-      MetricValue(registry, "kahve_pg_pool_reconnects_total");
+  const double reconnects_while_down = MetricValue(registry, "kahve_pg_pool_reconnects_total");
 
   server->Start();
   const absl::Time deadline = absl::Now() + kQuick;
@@ -544,7 +543,8 @@ TEST(PgPoolRestartTest, SurvivesDatabaseRestart) {
 }
 
 TEST(WithConnectTimeoutTest, AddsTheTimeoutUnlessPresent) {
-  EXPECT_EQ(WithConnectTimeout("postgresql://u@h:5/db", 2), "postgresql://u@h:5/db?connect_timeout=2");
+  EXPECT_EQ(WithConnectTimeout("postgresql://u@h:5/db", 2),
+            "postgresql://u@h:5/db?connect_timeout=2");
   EXPECT_EQ(WithConnectTimeout("postgres://h/db?sslmode=disable", 3),
             "postgres://h/db?sslmode=disable&connect_timeout=3");
   EXPECT_EQ(WithConnectTimeout("host=h dbname=db", 2), "host=h dbname=db connect_timeout=2");

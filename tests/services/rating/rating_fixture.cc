@@ -4,7 +4,8 @@ namespace kahve::rating {
 
 using google::protobuf::util::TimeUtil;
 
-RatingServer::RatingServer(const std::string& url, int provisional_games, absl::Duration drain_period)
+RatingServer::RatingServer(const std::string& url, int provisional_games,
+                           absl::Duration drain_period)
     : authenticator_(testing::TestAuthenticator()) {
   common::PgPoolSettings pool_settings;
   pool_settings.url = url;
@@ -48,7 +49,8 @@ grpc::Status RatingServiceTest::Record(const v1::RecordMatchRequest& request,
   return stub().RecordMatch(context.get(), request, response);
 }
 
-v1::RecordMatchRequest SoloMatch(const std::string& match_id, const std::vector<std::string>& players,
+v1::RecordMatchRequest SoloMatch(const std::string& match_id,
+                                 const std::vector<std::string>& players,
                                  const std::vector<int>& ranks, int64_t ended_s) {
   v1::RecordMatchRequest request;
   request.set_match_id(match_id);
@@ -66,15 +68,18 @@ v1::RecordMatchRequest SoloMatch(const std::string& match_id, const std::vector<
   }
   v1::RoundScores* round = request.add_rounds();
   round->set_round(1);
-  for (size_t seat = 0; seat < players.size(); ++seat) round->add_seat_scores(ranks[seat] == 1 ? 1 : 0);
+  for (size_t seat = 0; seat < players.size(); ++seat)
+    round->add_seat_scores(ranks[seat] == 1 ? 1 : 0);
   return request;
 }
 
-v1::RecordMatchRequest TeamMatch(const std::string& match_id, const std::vector<std::string>& players,
-                                 bool first_team_won, int64_t ended_s) {
+v1::RecordMatchRequest TeamMatch(const std::string& match_id,
+                                 const std::vector<std::string>& players, bool first_team_won,
+                                 int64_t ended_s) {
   const int first = first_team_won ? 1 : 2;
   const int second = first_team_won ? 2 : 1;
-  v1::RecordMatchRequest request = SoloMatch(match_id, players, {first, second, first, second}, ended_s);
+  v1::RecordMatchRequest request =
+      SoloMatch(match_id, players, {first, second, first, second}, ended_s);
   request.set_mode(v1::TEAMS);
   for (v1::Participant& participant : *request.mutable_participants()) {
     participant.set_team(participant.seat() % 2);

@@ -63,11 +63,13 @@ inline constexpr int kProvisionalGames = 2;
 
 // A finished four-player Liar's dice match: players[seat] with ranks[seat], ended at `ended_s`
 // seconds after the epoch.
-v1::RecordMatchRequest SoloMatch(const std::string& match_id, const std::vector<std::string>& players,
+v1::RecordMatchRequest SoloMatch(const std::string& match_id,
+                                 const std::vector<std::string>& players,
                                  const std::vector<int>& ranks, int64_t ended_s = 1'700'000'000);
 // The same as two teams: seats {0, 2} and {1, 3}; `first_team_won` says which team ranks first.
-v1::RecordMatchRequest TeamMatch(const std::string& match_id, const std::vector<std::string>& players,
-                                 bool first_team_won, int64_t ended_s = 1'700'000'000);
+v1::RecordMatchRequest TeamMatch(const std::string& match_id,
+                                 const std::vector<std::string>& players, bool first_team_won,
+                                 int64_t ended_s = 1'700'000'000);
 
 }  // namespace kahve::rating
 

@@ -18,7 +18,8 @@ class RatingQueriesTest : public RatingServiceTest {
     auto context = testing::ContextFor("viewer");
     return stub().ListMatches(context.get(), request, response);
   }
-  grpc::Status Board(const v1::GetLeaderboardRequest& request, v1::GetLeaderboardResponse* response) {
+  grpc::Status Board(const v1::GetLeaderboardRequest& request,
+                     v1::GetLeaderboardResponse* response) {
     auto context = testing::ContextFor("viewer");
     return stub().GetLeaderboard(context.get(), request, response);
   }
@@ -36,7 +37,8 @@ class RatingQueriesTest : public RatingServiceTest {
 
 TEST_F(RatingQueriesTest, ListMatchesPagesNewestFirstAndIgnoresLaterInserts) {
   for (int i = 0; i < 25; ++i) {
-    RecordOk(SoloMatch(absl::StrCat("m", 100 + i), {"ana", "ben", "cem", "deniz"}, {1, 2, 3, 4}, 1000 + i));
+    RecordOk(SoloMatch(absl::StrCat("m", 100 + i), {"ana", "ben", "cem", "deniz"}, {1, 2, 3, 4},
+                       1000 + i));
   }
   v1::ListMatchesRequest request;
   request.set_player_id("ana");
@@ -85,7 +87,8 @@ TEST_F(RatingQueriesTest, ListMatchesFiltersByRulesetAndTime) {
 }
 
 TEST_F(RatingQueriesTest, PageTokensCannotBeForgedOrReused) {
-  for (int i = 0; i < 3; ++i) RecordOk(SoloMatch(absl::StrCat("m", i), {"ana", "ben"}, {1, 2}, 1000 + i));
+  for (int i = 0; i < 3; ++i)
+    RecordOk(SoloMatch(absl::StrCat("m", i), {"ana", "ben"}, {1, 2}, 1000 + i));
   v1::ListMatchesRequest request;
   request.set_player_id("ana");
   request.set_page_size(1);
@@ -232,7 +235,8 @@ TEST_F(LeaderboardTest, HistoryFollowsEveryRatedMatch) {
 
   request.set_mode(v1::MATCH_MODE_UNSPECIFIED);
   auto again = testing::ContextFor("p1");
-  EXPECT_EQ(stub().GetRatingHistory(again.get(), request, &history).error_code(), grpc::INVALID_ARGUMENT);
+  EXPECT_EQ(stub().GetRatingHistory(again.get(), request, &history).error_code(),
+            grpc::INVALID_ARGUMENT);
 }
 
 }  // namespace

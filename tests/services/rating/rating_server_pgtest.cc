@@ -26,7 +26,8 @@ TEST_F(RatingServiceTest, ServesHealthAndReflection) {
 
 TEST_F(RatingServiceTest, MetricsAreExposedAndPassPromtool) {
   v1::RecordMatchResponse response;
-  ASSERT_TRUE(Record(SoloMatch("m1", {"ana", "ben", "cem", "deniz"}, {1, 2, 3, 4}), &response).ok());
+  ASSERT_TRUE(
+      Record(SoloMatch("m1", {"ana", "ben", "cem", "deniz"}, {1, 2, 3, 4}), &response).ok());
   v1::GetMatchRequest missing;
   missing.set_match_id("nope");
   v1::MatchRecord record;
@@ -37,8 +38,9 @@ TEST_F(RatingServiceTest, MetricsAreExposedAndPassPromtool) {
   ASSERT_TRUE(text.ok()) << text.status();
   EXPECT_THAT(*text, HasSubstr("kahve_rating_updates_total{ruleset=\"liars_dice\"} 4"));
   EXPECT_THAT(*text, HasSubstr("kahve_record_match_seconds_count 1"));
-  EXPECT_THAT(*text, HasSubstr("grpc_server_handled_total{grpc_code=\"OK\",grpc_method=\"RecordMatch\","
-                               "grpc_service=\"kahve.v1.RatingService\"} 1"));
+  EXPECT_THAT(*text,
+              HasSubstr("grpc_server_handled_total{grpc_code=\"OK\",grpc_method=\"RecordMatch\","
+                        "grpc_service=\"kahve.v1.RatingService\"} 1"));
   EXPECT_THAT(*text, HasSubstr("grpc_code=\"NotFound\",grpc_method=\"GetMatch\""));
   EXPECT_THAT(*text, HasSubstr("grpc_server_handling_seconds_bucket{grpc_method=\"RecordMatch\""));
   EXPECT_THAT(*text, HasSubstr("kahve_pg_pool_connections{"));
@@ -53,7 +55,8 @@ TEST(RatingOutageTest, DatabaseOutageGivesUnavailableThenRecovers) {
   auto record = [&](const std::string& id) {
     v1::RecordMatchResponse response;
     auto context = testing::ContextFor("table-service", common::kRoleService);
-    return rating.stub().RecordMatch(context.get(), SoloMatch(id, {"ana", "ben"}, {1, 2}), &response);
+    return rating.stub().RecordMatch(context.get(), SoloMatch(id, {"ana", "ben"}, {1, 2}),
+                                     &response);
   };
   ASSERT_TRUE(record("before").ok());
   database->Stop();

@@ -1,5 +1,5 @@
-// RecordMatch, GetRatings and GetMatch over real gRPC against a real PostgreSQL: rating, idempotency,
-// bot and abandoned seats, teams, and every refusal (which must change nothing).
+// RecordMatch, GetRatings and GetMatch over real gRPC against a real PostgreSQL: rating,
+// idempotency, bot and abandoned seats, teams, and every refusal (which must change nothing).
 
 #include <thread>
 
@@ -17,7 +17,8 @@ using ::testing::HasSubstr;
 
 const std::vector<std::string> kPlayers = {"ana", "ben", "cem", "deniz"};
 
-v1::GetRatingsResponse Ratings(v1::RatingService::Stub& stub, const std::vector<std::string>& players) {
+v1::GetRatingsResponse Ratings(v1::RatingService::Stub& stub,
+                               const std::vector<std::string>& players) {
   v1::GetRatingsRequest request;
   for (const std::string& player : players) request.add_player_ids(player);
   v1::GetRatingsResponse response;
@@ -26,7 +27,8 @@ v1::GetRatingsResponse Ratings(v1::RatingService::Stub& stub, const std::vector<
   return response;
 }
 
-grpc::StatusCode GetMatchCode(v1::RatingService::Stub& stub, const std::string& id, v1::MatchRecord* out) {
+grpc::StatusCode GetMatchCode(v1::RatingService::Stub& stub, const std::string& id,
+                              v1::MatchRecord* out) {
   v1::GetMatchRequest request;
   request.set_match_id(id);
   auto context = testing::ContextFor("viewer");
@@ -40,7 +42,8 @@ TEST_F(RatingServiceTest, RecordMatchNeedsAServiceToken) {
   EXPECT_EQ(stub().RecordMatch(&anonymous, request, &response).error_code(), grpc::UNAUTHENTICATED);
   auto forged = std::make_unique<grpc::ClientContext>();
   forged->AddMetadata("authorization", "Bearer not.a.token");
-  EXPECT_EQ(stub().RecordMatch(forged.get(), request, &response).error_code(), grpc::UNAUTHENTICATED);
+  EXPECT_EQ(stub().RecordMatch(forged.get(), request, &response).error_code(),
+            grpc::UNAUTHENTICATED);
   auto player = testing::ContextFor("ana");
   EXPECT_EQ(stub().RecordMatch(player.get(), request, &response).error_code(),
             grpc::PERMISSION_DENIED);
@@ -94,7 +97,8 @@ TEST_F(RatingServiceTest, SecondMatchStartsFromTheFirstsRatings) {
   ASSERT_TRUE(Record(SoloMatch("m1", kPlayers, {1, 2, 3, 4}, 1000), &first).ok());
   ASSERT_TRUE(Record(SoloMatch("m2", kPlayers, {4, 3, 2, 1}, 2000), &second).ok());
   for (int seat = 0; seat < 4; ++seat) {
-    EXPECT_TRUE(MessageDifferencer::Equals(second.changes(seat).before(), first.changes(seat).after()));
+    EXPECT_TRUE(
+        MessageDifferencer::Equals(second.changes(seat).before(), first.changes(seat).after()));
     EXPECT_EQ(second.changes(seat).after().games(), 2);
     EXPECT_FALSE(second.changes(seat).after().provisional());
   }
@@ -164,8 +168,10 @@ TEST_F(RatingServiceTest, AbandonerIsRatedLast) {
   v1::RecordMatchResponse reference;
   ASSERT_TRUE(Record(SoloMatch("m2", {"w", "x", "y", "z"}, {4, 1, 2, 3}), &reference).ok());
   for (int seat = 0; seat < 4; ++seat) {
-    EXPECT_DOUBLE_EQ(response.changes(seat).after().mu(), reference.changes(seat).after().mu()) << seat;
-    EXPECT_DOUBLE_EQ(response.changes(seat).after().sigma(), reference.changes(seat).after().sigma());
+    EXPECT_DOUBLE_EQ(response.changes(seat).after().mu(), reference.changes(seat).after().mu())
+        << seat;
+    EXPECT_DOUBLE_EQ(response.changes(seat).after().sigma(),
+                     reference.changes(seat).after().sigma());
   }
   EXPECT_LT(response.changes(0).after().mu(), 25.0);
 }
@@ -218,29 +224,42 @@ struct BadRequest {
 
 TEST_F(RatingServiceTest, EveryBadRequestIsRefusedPreciselyAndChangesNothing) {
   const std::vector<BadRequest> cases = {
-      {"unknown ruleset", [](v1::RecordMatchRequest& r) { r.set_ruleset("chess"); }, "unknown ruleset"},
-      {"no participants", [](v1::RecordMatchRequest& r) { r.clear_participants(); }, "0 given for 4 seats"},
+      {"unknown ruleset", [](v1::RecordMatchRequest& r) { r.set_ruleset("chess"); },
+       "unknown ruleset"},
+      {"no participants", [](v1::RecordMatchRequest& r) { r.clear_participants(); },
+       "0 given for 4 seats"},
       {"too few participants",
-       [](v1::RecordMatchRequest& r) { r.mutable_participants()->RemoveLast(); }, "3 given for 4 seats"},
+       [](v1::RecordMatchRequest& r) { r.mutable_participants()->RemoveLast(); },
+       "3 given for 4 seats"},
       {"duplicate player",
-       [](v1::RecordMatchRequest& r) { r.mutable_participants(1)->set_player_id("ana"); }, "appears twice"},
-      {"repeated seat", [](v1::RecordMatchRequest& r) { r.mutable_participants(1)->set_seat(0); }, "each once"},
-      {"ranks skip", [](v1::RecordMatchRequest& r) { r.mutable_participants(1)->set_rank(3); }, "ranks skip"},
-      {"rank out of range", [](v1::RecordMatchRequest& r) { r.mutable_participants(1)->set_rank(9); },
+       [](v1::RecordMatchRequest& r) { r.mutable_participants(1)->set_player_id("ana"); },
+       "appears twice"},
+      {"repeated seat", [](v1::RecordMatchRequest& r) { r.mutable_participants(1)->set_seat(0); },
+       "each once"},
+      {"ranks skip", [](v1::RecordMatchRequest& r) { r.mutable_participants(1)->set_rank(3); },
+       "ranks skip"},
+      {"rank out of range",
+       [](v1::RecordMatchRequest& r) { r.mutable_participants(1)->set_rank(9); },
        "rank must be in 1..4"},
-      {"human without id", [](v1::RecordMatchRequest& r) { r.mutable_participants(2)->clear_player_id(); },
+      {"human without id",
+       [](v1::RecordMatchRequest& r) { r.mutable_participants(2)->clear_player_id(); },
        "player_id"},
       {"bot with id", [](v1::RecordMatchRequest& r) { r.mutable_participants(2)->set_bot(true); },
        "a bot seat has no player_id"},
       {"bad match id", [](v1::RecordMatchRequest& r) { r.set_match_id("has space"); }, "match_id"},
       {"empty match id", [](v1::RecordMatchRequest& r) { r.clear_match_id(); }, "match_id"},
-      {"no mode", [](v1::RecordMatchRequest& r) { r.set_mode(v1::MATCH_MODE_UNSPECIFIED); }, "mode"},
+      {"no mode", [](v1::RecordMatchRequest& r) { r.set_mode(v1::MATCH_MODE_UNSPECIFIED); },
+       "mode"},
       {"no settings", [](v1::RecordMatchRequest& r) { r.clear_settings(); }, "settings: required"},
       {"invalid settings",
-       [](v1::RecordMatchRequest& r) { r.mutable_settings()->mutable_liars_dice()->set_players(12); },
+       [](v1::RecordMatchRequest& r) {
+         r.mutable_settings()->mutable_liars_dice()->set_players(12);
+       },
        "liars_dice.players"},
       {"ended before started",
-       [](v1::RecordMatchRequest& r) { r.mutable_ended_at()->set_seconds(r.started_at().seconds() - 1); },
+       [](v1::RecordMatchRequest& r) {
+         r.mutable_ended_at()->set_seconds(r.started_at().seconds() - 1);
+       },
        "not before started_at"},
       {"no end time", [](v1::RecordMatchRequest& r) { r.clear_ended_at(); }, "both required"},
       {"round scores too narrow",
