@@ -17,11 +17,13 @@ CREATE TABLE rating_matches (
 );
 
 -- One row per human participant: the index behind ListMatches (newest first, cursor on
--- (ended_us, match_id)).
+-- (ended_us, match_id)). No foreign key to rating_matches: rows are only ever written together
+-- with their match, by rating_record_match in one statement, and never deleted; the key's check
+-- cost a sixth of RecordMatch's throughput (measured with kahve load rating).
 CREATE TABLE rating_match_players (
   player_id text NOT NULL,
   ended_us  bigint NOT NULL,
-  match_id  text NOT NULL REFERENCES rating_matches (match_id),
+  match_id  text NOT NULL,
   ruleset   text NOT NULL,
   PRIMARY KEY (player_id, ended_us, match_id)
 );

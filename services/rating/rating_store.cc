@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -15,6 +16,19 @@ using google::protobuf::util::TimeUtil;
 constexpr char kFindMatch[] = "rating_find_match";
 constexpr char kFindMatchSql[] =
     "SELECT request_sha256, record FROM rating_matches WHERE match_id = $1";
+
+// The rated players' current ratings (no lock: RecordMatch is optimistic, see the function).
+constexpr char kCurrentRatings[] = "rating_current_ratings";
+constexpr char kCurrentRatingsSql[] =
+    "SELECT player_id, mu, sigma, games, last_played_us FROM ratings "
+    "WHERE player_id = ANY($1::text[]) AND ruleset = $2 AND mode = $3";
+
+// migrations/0002_rating_record_function.sql
+constexpr char kRecordMatchFn[] = "rating_record_match";
+constexpr char kRecordMatchFnSql[] =
+    "SELECT rating_record_match($1, $2, $3::smallint, $4, $5, $6, $7::text::bytea, "
+    "$8::text::bytea, $9::text[], $10::text[], $11::integer[], $12::float8[], $13::float8[], "
+    "$14::float8[])";
 
 constexpr char kGetMatch[] = "rating_get_match";
 constexpr char kGetMatchSql[] = "SELECT record FROM rating_matches WHERE match_id = $1";
@@ -130,102 +144,24 @@ v1::RecordMatchResponse ResponseOf(const v1::MatchRecord& record) {
   return response;
 }
 
-// Creates missing rows at the prior, then locks every player's row in player order (so that
-// concurrent matches of the same players queue instead of deadlocking, and nobody's first match
-// is lost to a race) and returns the current ratings. One round trip.
-absl::flat_hash_map<std::string, StoredRating> LockRatings(
-    pqxx::work& tx, const v1::RecordMatchRequest& canonical) {
-  const std::vector<std::string> players = HumanPlayers(canonical);
-  const StoredRating prior = PriorRating();
-  const std::string ruleset = tx.quote(canonical.ruleset());
-  const std::string mode = absl::StrCat(static_cast<int>(canonical.mode()));
-  std::vector<std::string> values;
-  for (const std::string& player : players) {
-    values.push_back(absl::StrCat("(", tx.quote(player), ",", ruleset, ",", mode, ",",
-                                  Number(prior.mu), ",", Number(prior.sigma), ",",
-                                  Number(prior.mu - 3 * prior.sigma), ",0,0)"));
-  }
-  const std::string sql = absl::StrCat(
-      "INSERT INTO ratings (player_id, ruleset, mode, mu, sigma, display, games, last_played_us) "
-      "VALUES ",
-      absl::StrJoin(values, ","),
-      " ON CONFLICT DO NOTHING;"
-      "SELECT player_id, mu, sigma, games, last_played_us FROM ratings WHERE ruleset = ",
-      ruleset, " AND mode = ", mode, " AND player_id = ANY(", tx.quote(TextArray(players)),
-      "::text[]) ORDER BY player_id FOR UPDATE");
-  absl::flat_hash_map<std::string, StoredRating> current;
-  for (const pqxx::row& row : tx.exec(sql)) {
-    current[row[0].as<std::string>()] = StoredRating{.mu = row[1].as<double>(),
-                                                     .sigma = row[2].as<double>(),
-                                                     .games = row[3].as<int>(),
-                                                     .last_played_us = row[4].as<int64_t>()};
-  }
-  return current;
+template <typename T, typename Format>
+std::string ArrayLiteral(const std::vector<T>& items, Format format) {
+  std::vector<std::string> parts;
+  for (const T& item : items) parts.push_back(format(item));
+  return absl::StrCat("{", absl::StrJoin(parts, ","), "}");
 }
 
-// Every write of a match in one round trip.
-std::string WriteStatements(pqxx::work& tx, const v1::MatchRecord& record,
-                            const std::string& request_sha256) {
-  const int64_t ended_us = TimeUtil::TimestampToMicroseconds(record.ended_at());
-  const std::string match_id = tx.quote(record.match_id());
-  const std::string ruleset = tx.quote(record.ruleset());
-  const std::string mode = absl::StrCat(static_cast<int>(record.mode()));
-  std::string record_bytes;
-  record.SerializeToString(&record_bytes);
-  std::string sql = absl::StrCat(
-      "INSERT INTO rating_matches (match_id, ruleset, mode, started_us, ended_us, rated, "
-      "request_sha256, record) VALUES (",
-      match_id, ",", ruleset, ",", mode, ",",
-      TimeUtil::TimestampToMicroseconds(record.started_at()), ",", ended_us, ",",
-      record.rated() ? "true" : "false", ",",
-      tx.quote_raw(reinterpret_cast<const unsigned char*>(request_sha256.data()),
-                   request_sha256.size()),
-      ",",
-      tx.quote_raw(reinterpret_cast<const unsigned char*>(record_bytes.data()),
-                   record_bytes.size()),
-      ");");
-  std::vector<std::string> players;
-  for (const v1::Participant& participant : record.participants()) {
-    if (participant.bot()) continue;
-    players.push_back(absl::StrCat("(", tx.quote(participant.player_id()), ",", ended_us, ",",
-                                   match_id, ",", ruleset, ")"));
-  }
-  if (!players.empty()) {
-    absl::StrAppend(
-        &sql, "INSERT INTO rating_match_players (player_id, ended_us, match_id, ruleset) VALUES ",
-        absl::StrJoin(players, ","), ";");
-  }
-  if (record.changes().empty()) return sql;
-  std::vector<std::string> updates;
-  std::vector<std::string> history;
-  for (const v1::RatingChange& change : record.changes()) {
-    const v1::Rating& after = change.after();
-    const std::string player = tx.quote(change.player_id());
-    updates.push_back(absl::StrCat("(", player, ",", Number(after.mu()), "::float8,",
-                                   Number(after.sigma()), "::float8,", Number(after.display()),
-                                   "::float8,", after.games(), ")"));
-    history.push_back(absl::StrCat("(", player, ",", ruleset, ",", mode, ",", ended_us, ",",
-                                   match_id, ",", Number(after.mu()), ",", Number(after.sigma()),
-                                   ",", Number(after.display()), ")"));
-  }
-  absl::StrAppend(
-      &sql,
-      "UPDATE ratings AS r SET mu = v.mu, sigma = v.sigma, display = v.display, games = v.games, "
-      "last_played_us = ",
-      ended_us, " FROM (VALUES ", absl::StrJoin(updates, ","),
-      ") AS v(player_id, mu, sigma, display, games) WHERE r.player_id = v.player_id AND r.ruleset "
-      "= ",
-      ruleset, " AND r.mode = ", mode, ";",
-      "INSERT INTO rating_history (player_id, ruleset, mode, at_us, match_id, mu, sigma, display) "
-      "VALUES ",
-      absl::StrJoin(history, ","), ";");
-  return sql;
+// bytea in PostgreSQL's hex input form, for a text parameter cast to bytea.
+std::string HexBytea(const std::string& bytes) {
+  return absl::StrCat("\\x", absl::BytesToHexString(bytes));
 }
 
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> RatingStore::PreparedStatements() {
-  return {{kFindMatch, kFindMatchSql},
+  return {{kCurrentRatings, kCurrentRatingsSql},
+          {kRecordMatchFn, kRecordMatchFnSql},
+          {kFindMatch, kFindMatchSql},
           {kGetMatch, kGetMatchSql},
           {kListMatches, kListMatchesSql},
           {kListMatchesInRuleset, kListMatchesInRulesetSql},
@@ -237,45 +173,95 @@ std::vector<std::pair<std::string, std::string>> RatingStore::PreparedStatements
           {kLeaderboardRow, kLeaderboardRowSql}};
 }
 
+// The answer to a repeat of a stored match: the stored response, or AlreadyExists when the content
+// differs; NotFound when the match is not stored (a concurrent first attempt rolled back).
+absl::StatusOr<v1::RecordMatchResponse> RatingStore::StoredAnswer(
+    const v1::RecordMatchRequest& canonical, const std::string& request_sha256) {
+  v1::RecordMatchResponse response;
+  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+    pqxx::nontransaction tx(connection);
+    const pqxx::result existing = tx.exec_prepared(kFindMatch, canonical.match_id());
+    if (existing.empty()) return absl::NotFoundError("match not stored");
+    if (pqxx::binarystring(existing[0][0]).str() != request_sha256) {
+      return absl::AlreadyExistsError(absl::StrCat(
+          "match ", canonical.match_id(), " is already recorded with different content"));
+    }
+    v1::MatchRecord stored;
+    const absl::Status parsed = ParseRecord(existing[0][1], &stored);
+    if (!parsed.ok()) return parsed;
+    response = ResponseOf(stored);
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return response;
+}
+
 absl::StatusOr<RatingStore::Recorded> RatingStore::RecordMatch(
     const v1::RecordMatchRequest& canonical, const std::string& request_sha256, bool rated,
     const RateFunction& rate) {
   Recorded recorded;
   absl::Status status;
+  const std::vector<std::string> players = HumanPlayers(canonical);
+  const std::string player_array = TextArray(players);
+  const int mode = static_cast<int>(canonical.mode());
   for (int attempt = 0; attempt < kRecordAttempts; ++attempt) {
+    bool repeat = false;
     status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
-      pqxx::work tx(connection);
-      const pqxx::result existing = tx.exec_prepared(kFindMatch, canonical.match_id());
-      if (!existing.empty()) {
-        if (pqxx::binarystring(existing[0][0]).str() != request_sha256) {
-          return absl::AlreadyExistsError(absl::StrCat(
-              "match ", canonical.match_id(), " is already recorded with different content"));
-        }
-        v1::MatchRecord stored;
-        const absl::Status parsed = ParseRecord(existing[0][1], &stored);
-        if (!parsed.ok()) return parsed;
-        recorded.response = ResponseOf(stored);
-        recorded.inserted = false;
-        return absl::OkStatus();
-      }
+      // Two round trips: read the ratings, then record everything in one statement that fails
+      // if any of them moved meanwhile (Aborted: the loop reads again) or if the match id is
+      // taken (a repeat: answered from the stored record).
+      pqxx::nontransaction tx(connection);
+      absl::flat_hash_map<std::string, StoredRating> current;
       std::vector<v1::RatingChange> changes;
       if (rated) {
-        auto computed = rate(LockRatings(tx, canonical));
+        for (const pqxx::row& row : tx.exec_prepared(kCurrentRatings, player_array,
+                                                     canonical.ruleset(), mode)) {
+          current[row[0].as<std::string>()] =
+              StoredRating{.mu = row[1].as<double>(), .sigma = row[2].as<double>(),
+                           .games = row[3].as<int>(), .last_played_us = row[4].as<int64_t>()};
+        }
+        auto computed = rate(current);
         if (!computed.ok()) return computed.status();
         changes = std::move(computed).value();
       }
       const v1::MatchRecord record = BuildRecord(canonical, rated, changes);
+      std::string record_bytes;
+      record.SerializeToString(&record_bytes);
+      std::vector<std::string> rated_players;
+      std::vector<int> games_read;
+      std::vector<double> mu, sigma, display;
+      for (const v1::RatingChange& change : changes) {
+        rated_players.push_back(change.player_id());
+        games_read.push_back(change.before().games());
+        mu.push_back(change.after().mu());
+        sigma.push_back(change.after().sigma());
+        display.push_back(change.after().display());
+      }
+      auto number = [](double value) { return Number(value); };
       try {
-        tx.exec(WriteStatements(tx, record, request_sha256));
-        tx.commit();
+        tx.exec_prepared(
+            kRecordMatchFn, canonical.match_id(), canonical.ruleset(), mode,
+            TimeUtil::TimestampToMicroseconds(canonical.started_at()),
+            TimeUtil::TimestampToMicroseconds(canonical.ended_at()), rated,
+            HexBytea(request_sha256), HexBytea(record_bytes), player_array,
+            TextArray(rated_players), ArrayLiteral(games_read, [](int g) { return absl::StrCat(g); }),
+            ArrayLiteral(mu, number), ArrayLiteral(sigma, number), ArrayLiteral(display, number));
       } catch (const pqxx::unique_violation&) {
-        // The same match id committed concurrently: retry, which finds it stored.
-        return absl::AbortedError("match recorded concurrently");
+        repeat = true;
+        return absl::OkStatus();
       }
       recorded.response = ResponseOf(record);
       recorded.inserted = true;
       return absl::OkStatus();
     });
+    if (status.ok() && repeat) {
+      auto stored = StoredAnswer(canonical, request_sha256);
+      if (absl::IsNotFound(stored.status())) continue;  // the twin rolled back: try again
+      if (!stored.ok()) return stored.status();
+      recorded.response = std::move(stored).value();
+      recorded.inserted = false;
+      return recorded;
+    }
     if (!common::IsRetryable(status)) break;
   }
   if (!status.ok()) return status;

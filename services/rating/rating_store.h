@@ -67,6 +67,10 @@ class RatingStore {
                                        const std::string& request_sha256, bool rated,
                                        const RateFunction& rate);
 
+  // The answer to a repeat of a stored match (see RecordMatch); NotFound when none is stored.
+  absl::StatusOr<v1::RecordMatchResponse> StoredAnswer(const v1::RecordMatchRequest& canonical,
+                                                       const std::string& request_sha256);
+
   // Every stored rating of the players, filtered by ruleset ("" any) and mode (0 any).
   absl::StatusOr<std::vector<std::pair<v1::Rating, StoredRating>>> GetRatings(
       const std::vector<std::string>& player_ids, const std::string& ruleset, int mode);

@@ -158,14 +158,14 @@ PhaseResult PlainInsertPhase(int workers, absl::Duration length, int pool) {
     pqxx::connection setup(url);
     pqxx::work tx(setup);
     tx.exec(
-        "CREATE UNLOGGED TABLE IF NOT EXISTS load_baseline_matches (id text PRIMARY KEY, record "
+        "CREATE TABLE IF NOT EXISTS load_baseline_matches (id text PRIMARY KEY, record "
         "bytea);"
-        "CREATE UNLOGGED TABLE IF NOT EXISTS load_baseline_players (player text, id text, "
+        "CREATE TABLE IF NOT EXISTS load_baseline_players (player text, id text, "
         "PRIMARY KEY (player, id));"
-        "CREATE UNLOGGED TABLE IF NOT EXISTS load_baseline_ratings (player text PRIMARY KEY, mu "
+        "CREATE TABLE IF NOT EXISTS load_baseline_ratings (player text PRIMARY KEY, mu "
         "float8, "
         "sigma float8, games int);"
-        "CREATE UNLOGGED TABLE IF NOT EXISTS load_baseline_history (player text, id text, mu "
+        "CREATE TABLE IF NOT EXISTS load_baseline_history (player text, id text, mu "
         "float8, "
         "PRIMARY KEY (player, id));");
     tx.commit();
