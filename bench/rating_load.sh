@@ -21,6 +21,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+[ -n "${KEEP:-}" ] && trap - EXIT  # leave it running for a look
 run_pg "$pg_bin/initdb" -D "$work/data" -U postgres -A trust >/dev/null
 run_pg "$pg_bin/pg_ctl" -D "$work/data" -l "$work/pg.log" -w \
   -o "-p $port -k $work -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=256MB" start >/dev/null
@@ -37,7 +38,11 @@ for _ in $(seq 100); do
     >/dev/null 2>&1 && break
   sleep 0.1
 done
-echo "== RecordMatch over gRPC into PostgreSQL vs plain insert transactions ($concurrency in flight)"
-"$build/tools/kahve" load rating --target "127.0.0.1:$grpc_port" --seconds "$seconds" --concurrency "$concurrency"
+# Twice: first on the empty database (tables and indexes still growing, statistics not yet
+# gathered), then on the warm one.
+for pass in empty warm; do
+  echo "== RecordMatch over gRPC into PostgreSQL vs plain insert transactions ($concurrency in flight, $pass database)"
+  "$build/tools/kahve" load rating --target "127.0.0.1:$grpc_port" --seconds "$seconds" --concurrency "$concurrency"
+done
 echo "== ListMatches pages (20 each) for one player with 10,000 matches"
 "$build/tools/kahve" load history --target "127.0.0.1:$grpc_port" --seconds "$seconds" --concurrency 8

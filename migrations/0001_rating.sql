@@ -39,10 +39,15 @@ CREATE TABLE ratings (
   display        double precision NOT NULL,
   games          integer NOT NULL,
   last_played_us bigint NOT NULL,
-  PRIMARY KEY (player_id, ruleset, mode)
+  -- (ruleset, mode) first, as in the leaderboard index: for a lookup of players the key then
+  -- always matches more columns than that index, so no state of the statistics can make the
+  -- planner scan a whole leaderboard instead.
+  PRIMARY KEY (ruleset, mode, player_id)
 );
--- Leaderboards: by display rating, best first; ties by player id.
-CREATE INDEX ratings_leaderboard ON ratings (ruleset, mode, display DESC, player_id);
+-- Leaderboards: by display rating, best first (ties, rare, are sorted by player id on top). No
+-- player_id column: with one, the planner sometimes took this index for player lookups and
+-- scanned a whole leaderboard to find four rows.
+CREATE INDEX ratings_leaderboard ON ratings (ruleset, mode, display DESC);
 
 CREATE TABLE rating_history (
   player_id text NOT NULL,

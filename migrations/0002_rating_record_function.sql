@@ -1,8 +1,9 @@
--- Records a rated or unrated match in one statement (one round trip, plans cached per session).
--- Optimistic concurrency: the caller read each rated player's games count and computed the new
--- ratings from that read; a player whose count moved since (a concurrent match) makes the whole
--- call fail with serialization_failure (40001), and the caller reads again and retries. A match id
--- already stored fails with unique_violation (23505), which the caller answers as a repeat.
+-- Records a rated or unrated match in one statement (plans cached per session). The caller read
+-- each rated player's games count (0 and no row for a new player) and computed the new ratings
+-- from that read, either optimistically or holding the rows locked. A count that moved since (a
+-- concurrent match of the same player) fails the whole call with serialization_failure (40001):
+-- nothing is written and the caller reads again. A match id already stored fails with
+-- unique_violation (23505), which the caller answers as a repeat.
 CREATE FUNCTION rating_record_match(
   p_match_id text, p_ruleset text, p_mode smallint, p_started_us bigint, p_ended_us bigint,
   p_rated boolean, p_request_sha256 bytea, p_record bytea,
@@ -26,15 +27,15 @@ BEGIN
 
   FOR i IN 1 .. coalesce(array_length(p_rated_players, 1), 0) LOOP
     IF p_games_read[i] = 0 THEN
-      INSERT INTO ratings (player_id, ruleset, mode, mu, sigma, display, games, last_played_us)
-      VALUES (p_rated_players[i], p_ruleset, p_mode, p_mu[i], p_sigma[i], p_display[i], 1,
+      INSERT INTO ratings (ruleset, mode, player_id, mu, sigma, display, games, last_played_us)
+      VALUES (p_ruleset, p_mode, p_rated_players[i], p_mu[i], p_sigma[i], p_display[i], 1,
               p_ended_us)
       ON CONFLICT DO NOTHING;
     ELSE
       UPDATE ratings
          SET mu = p_mu[i], sigma = p_sigma[i], display = p_display[i], games = games + 1,
              last_played_us = p_ended_us
-       WHERE player_id = p_rated_players[i] AND ruleset = p_ruleset AND mode = p_mode
+       WHERE ruleset = p_ruleset AND mode = p_mode AND player_id = p_rated_players[i]
          AND games = p_games_read[i];
     END IF;
     GET DIAGNOSTICS changed = ROW_COUNT;

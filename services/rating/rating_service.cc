@@ -244,12 +244,14 @@ absl::Status RatingService::DoRecordMatch(const v1::RecordMatchRequest& request,
   auto canonical = CanonicalRequest(request);
   if (!canonical.ok()) return canonical.status();
   const bool rated = IsRated(*canonical);
+  const std::string request_sha256 = common::Sha256(DeterministicBytes(*canonical));
   const int provisional_games = settings_.provisional_games;
-  auto recorded =
-      store_->RecordMatch(*canonical, common::Sha256(DeterministicBytes(*canonical)), rated,
-                          [&](const absl::flat_hash_map<std::string, StoredRating>& current) {
-                            return RateMatch(*canonical, current, provisional_games);
-                          });
+  auto recorded = store_->RecordMatch(
+      PendingMatch{.canonical = *canonical, .request_sha256 = request_sha256, .rated = rated},
+      [provisional_games](const v1::RecordMatchRequest& match,
+                          const absl::flat_hash_map<std::string, StoredRating>& current) {
+        return RateMatch(match, current, provisional_games);
+      });
   if (!recorded.ok()) return recorded.status();
   *response = std::move(recorded->response);
   if (recorded->inserted) {

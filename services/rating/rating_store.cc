@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "engine/core/registry.h"
 #include "google/protobuf/util/time_util.h"
 
 namespace kahve::rating {
@@ -17,11 +18,17 @@ constexpr char kFindMatch[] = "rating_find_match";
 constexpr char kFindMatchSql[] =
     "SELECT request_sha256, record FROM rating_matches WHERE match_id = $1";
 
-// The rated players' current ratings (no lock: RecordMatch is optimistic, see the function).
-constexpr char kCurrentRatings[] = "rating_current_ratings";
-constexpr char kCurrentRatingsSql[] =
+// The rated players' current ratings: without a lock for the optimistic first attempt, locked in
+// player order (so concurrent matches queue instead of deadlocking) after a conflict.
+constexpr char kReadRatings[] = "rating_read_ratings";
+constexpr char kReadRatingsSql[] =
     "SELECT player_id, mu, sigma, games, last_played_us FROM ratings "
-    "WHERE player_id = ANY($1::text[]) AND ruleset = $2 AND mode = $3";
+    "WHERE ruleset = $2 AND mode = $3 AND player_id = ANY($1::text[])";
+constexpr char kLockRatings[] = "rating_lock_ratings";
+constexpr char kLockRatingsSql[] =
+    "SELECT player_id, mu, sigma, games, last_played_us FROM ratings "
+    "WHERE ruleset = $2 AND mode = $3 AND player_id = ANY($1::text[]) "
+    "ORDER BY player_id FOR UPDATE";
 
 // migrations/0002_rating_record_function.sql
 constexpr char kRecordMatchFn[] = "rating_record_match";
@@ -87,6 +94,12 @@ constexpr char kLeaderboardRowSql[] =
 constexpr int kRecordAttempts = 5;
 
 std::string Number(double value) { return absl::StrFormat("%.17g", value); }
+
+std::vector<std::string> RulesetIds() {
+  std::vector<std::string> ids;
+  for (const engine::Ruleset& ruleset : engine::Rulesets()) ids.emplace_back(ruleset.id);
+  return ids;
+}
 
 // A PostgreSQL array literal of texts, each element quoted and escaped.
 std::string TextArray(const std::vector<std::string>& items) {
@@ -156,10 +169,49 @@ std::string HexBytea(const std::string& bytes) {
   return absl::StrCat("\\x", absl::BytesToHexString(bytes));
 }
 
+absl::flat_hash_map<std::string, StoredRating> ReadRatings(
+    pqxx::transaction_base& tx, const char* statement, const v1::RecordMatchRequest& canonical) {
+  absl::flat_hash_map<std::string, StoredRating> current;
+  for (const pqxx::row& row :
+       tx.exec_prepared(statement, TextArray(HumanPlayers(canonical)), canonical.ruleset(),
+                        static_cast<int>(canonical.mode()))) {
+    current[row[0].as<std::string>()] = StoredRating{.mu = row[1].as<double>(),
+                                                     .sigma = row[2].as<double>(),
+                                                     .games = row[3].as<int>(),
+                                                     .last_played_us = row[4].as<int64_t>()};
+  }
+  return current;
+}
+
+void Record(pqxx::transaction_base& tx, const v1::RecordMatchRequest& canonical,
+            const v1::MatchRecord& record, const std::string& request_sha256) {
+  std::vector<std::string> rated_players;
+  std::vector<int> games_read;
+  std::vector<double> mu, sigma, display;
+  for (const v1::RatingChange& change : record.changes()) {
+    rated_players.push_back(change.player_id());
+    games_read.push_back(change.before().games());
+    mu.push_back(change.after().mu());
+    sigma.push_back(change.after().sigma());
+    display.push_back(change.after().display());
+  }
+  std::string record_bytes;
+  record.SerializeToString(&record_bytes);
+  auto number = [](double value) { return Number(value); };
+  tx.exec_prepared(
+      kRecordMatchFn, canonical.match_id(), canonical.ruleset(), static_cast<int>(canonical.mode()),
+      TimeUtil::TimestampToMicroseconds(canonical.started_at()),
+      TimeUtil::TimestampToMicroseconds(canonical.ended_at()), record.rated(),
+      HexBytea(request_sha256), HexBytea(record_bytes), TextArray(HumanPlayers(canonical)),
+      TextArray(rated_players), ArrayLiteral(games_read, [](int g) { return absl::StrCat(g); }),
+      ArrayLiteral(mu, number), ArrayLiteral(sigma, number), ArrayLiteral(display, number));
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> RatingStore::PreparedStatements() {
-  return {{kCurrentRatings, kCurrentRatingsSql},
+  return {{kReadRatings, kReadRatingsSql},
+          {kLockRatings, kLockRatingsSql},
           {kRecordMatchFn, kRecordMatchFnSql},
           {kFindMatch, kFindMatchSql},
           {kGetMatch, kGetMatchSql},
@@ -183,8 +235,8 @@ absl::StatusOr<v1::RecordMatchResponse> RatingStore::StoredAnswer(
     const pqxx::result existing = tx.exec_prepared(kFindMatch, canonical.match_id());
     if (existing.empty()) return absl::NotFoundError("match not stored");
     if (pqxx::binarystring(existing[0][0]).str() != request_sha256) {
-      return absl::AlreadyExistsError(absl::StrCat(
-          "match ", canonical.match_id(), " is already recorded with different content"));
+      return absl::AlreadyExistsError(absl::StrCat("match ", canonical.match_id(),
+                                                   " is already recorded with different content"));
     }
     v1::MatchRecord stored;
     const absl::Status parsed = ParseRecord(existing[0][1], &stored);
@@ -196,63 +248,54 @@ absl::StatusOr<v1::RecordMatchResponse> RatingStore::StoredAnswer(
   return response;
 }
 
-absl::StatusOr<RatingStore::Recorded> RatingStore::RecordMatch(
-    const v1::RecordMatchRequest& canonical, const std::string& request_sha256, bool rated,
-    const RateFunction& rate) {
+absl::StatusOr<RatingStore::Recorded> RatingStore::RecordMatch(const PendingMatch& match,
+                                                               const RateFunction& rate) {
+  const v1::RecordMatchRequest& canonical = match.canonical;
+  const std::string& request_sha256 = match.request_sha256;
+  const bool rated = match.rated;
   Recorded recorded;
   absl::Status status;
-  const std::vector<std::string> players = HumanPlayers(canonical);
-  const std::string player_array = TextArray(players);
-  const int mode = static_cast<int>(canonical.mode());
   for (int attempt = 0; attempt < kRecordAttempts; ++attempt) {
+    // First optimistically, in two round trips: read the ratings, then record in one statement
+    // that fails if any of them moved meanwhile. After such a conflict, in a transaction that
+    // locks the rows: slower, but it cannot lose to the same race again.
+    const bool locking = attempt > 0;
     bool repeat = false;
     status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
-      // Two round trips: read the ratings, then record everything in one statement that fails
-      // if any of them moved meanwhile (Aborted: the loop reads again) or if the match id is
-      // taken (a repeat: answered from the stored record).
       pqxx::nontransaction tx(connection);
-      absl::flat_hash_map<std::string, StoredRating> current;
-      std::vector<v1::RatingChange> changes;
-      if (rated) {
-        for (const pqxx::row& row : tx.exec_prepared(kCurrentRatings, player_array,
-                                                     canonical.ruleset(), mode)) {
-          current[row[0].as<std::string>()] =
-              StoredRating{.mu = row[1].as<double>(), .sigma = row[2].as<double>(),
-                           .games = row[3].as<int>(), .last_played_us = row[4].as<int64_t>()};
-        }
-        auto computed = rate(current);
-        if (!computed.ok()) return computed.status();
-        changes = std::move(computed).value();
-      }
-      const v1::MatchRecord record = BuildRecord(canonical, rated, changes);
-      std::string record_bytes;
-      record.SerializeToString(&record_bytes);
-      std::vector<std::string> rated_players;
-      std::vector<int> games_read;
-      std::vector<double> mu, sigma, display;
-      for (const v1::RatingChange& change : changes) {
-        rated_players.push_back(change.player_id());
-        games_read.push_back(change.before().games());
-        mu.push_back(change.after().mu());
-        sigma.push_back(change.after().sigma());
-        display.push_back(change.after().display());
-      }
-      auto number = [](double value) { return Number(value); };
       try {
-        tx.exec_prepared(
-            kRecordMatchFn, canonical.match_id(), canonical.ruleset(), mode,
-            TimeUtil::TimestampToMicroseconds(canonical.started_at()),
-            TimeUtil::TimestampToMicroseconds(canonical.ended_at()), rated,
-            HexBytea(request_sha256), HexBytea(record_bytes), player_array,
-            TextArray(rated_players), ArrayLiteral(games_read, [](int g) { return absl::StrCat(g); }),
-            ArrayLiteral(mu, number), ArrayLiteral(sigma, number), ArrayLiteral(display, number));
+        if (locking) tx.exec("BEGIN");
+        std::vector<v1::RatingChange> changes;
+        if (rated) {
+          auto computed =
+              rate(canonical, ReadRatings(tx, locking ? kLockRatings : kReadRatings, canonical));
+          if (!computed.ok()) {
+            if (locking) tx.exec("ROLLBACK");
+            return computed.status();
+          }
+          changes = std::move(computed).value();
+        }
+        const v1::MatchRecord record = BuildRecord(canonical, rated, changes);
+        Record(tx, canonical, record, request_sha256);
+        if (locking) tx.exec("COMMIT");
+        recorded.response = ResponseOf(record);
+        recorded.inserted = true;
+        return absl::OkStatus();
       } catch (const pqxx::unique_violation&) {
+        // A repeat: the match id is taken (a concurrent twin waited on it until it committed).
+        if (locking) tx.exec("ROLLBACK");
         repeat = true;
         return absl::OkStatus();
+      } catch (...) {
+        // Leave the connection outside any transaction before the pool sees the error.
+        if (locking) {
+          try {
+            tx.exec("ROLLBACK");
+          } catch (...) {
+          }
+        }
+        throw;
       }
-      recorded.response = ResponseOf(record);
-      recorded.inserted = true;
-      return absl::OkStatus();
     });
     if (status.ok() && repeat) {
       auto stored = StoredAnswer(canonical, request_sha256);
@@ -277,8 +320,12 @@ absl::StatusOr<std::vector<std::pair<v1::Rating, StoredRating>>> RatingStore::Ge
         "SELECT player_id, ruleset, mode, mu, sigma, games, last_played_us FROM ratings "
         "WHERE player_id = ANY(",
         tx.quote(TextArray(player_ids)), "::text[]) AND games > 0");
-    if (!ruleset.empty()) absl::StrAppend(&sql, " AND ruleset = ", tx.quote(ruleset));
-    if (mode != 0) absl::StrAppend(&sql, " AND mode = ", mode);
+    // Every key column bound, so the primary key (ruleset, mode, player_id) serves the lookup.
+    const std::vector<std::string> rulesets =
+        ruleset.empty() ? RulesetIds() : std::vector<std::string>{ruleset};
+    absl::StrAppend(&sql, " AND ruleset = ANY(", tx.quote(TextArray(rulesets)),
+                    "::text[]) AND mode = ANY('",
+                    mode == 0 ? "{1,2}" : absl::StrCat("{", mode, "}"), "'::smallint[])");
     absl::StrAppend(&sql, " ORDER BY player_id, ruleset, mode");
     for (const pqxx::row& row : tx.exec(sql)) {
       v1::Rating rating;

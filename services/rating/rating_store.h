@@ -19,9 +19,18 @@
 
 namespace kahve::rating {
 
-// Computes the rating changes from the locked current ratings (inside the transaction).
+// Computes a match's rating changes from its players' current ratings (player id -> rating;
+// a player never rated is absent).
 using RateFunction = std::function<absl::StatusOr<std::vector<v1::RatingChange>>(
+    const v1::RecordMatchRequest& canonical,
     const absl::flat_hash_map<std::string, StoredRating>& current)>;
+
+// A validated match waiting to be recorded.
+struct PendingMatch {
+  v1::RecordMatchRequest canonical;
+  std::string request_sha256;  // of the canonical request: repeats must match it
+  bool rated = false;
+};
 
 struct LeaderboardRow {
   std::string player_id;
@@ -63,9 +72,7 @@ class RatingStore {
     v1::RecordMatchResponse response;
     bool inserted = false;  // false: an identical repeat, answered from the stored record
   };
-  absl::StatusOr<Recorded> RecordMatch(const v1::RecordMatchRequest& canonical,
-                                       const std::string& request_sha256, bool rated,
-                                       const RateFunction& rate);
+  absl::StatusOr<Recorded> RecordMatch(const PendingMatch& match, const RateFunction& rate);
 
   // The answer to a repeat of a stored match (see RecordMatch); NotFound when none is stored.
   absl::StatusOr<v1::RecordMatchResponse> StoredAnswer(const v1::RecordMatchRequest& canonical,

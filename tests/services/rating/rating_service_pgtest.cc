@@ -1,8 +1,10 @@
 // RecordMatch, GetRatings and GetMatch over real gRPC against a real PostgreSQL: rating,
 // idempotency, bot and abandoned seats, teams, and every refusal (which must change nothing).
 
+#include <algorithm>
 #include <thread>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
@@ -127,6 +129,39 @@ TEST_F(RatingServiceTest, ConcurrentRepeatsRateOnce) {
     EXPECT_TRUE(MessageDifferencer::Equals(responses[0], responses[i]));
   }
   EXPECT_EQ(Ratings(stub(), {"ben"}).ratings(0).games(), 1);
+}
+
+// Matches of one player recorded at once: none fails, none is lost (each rating update builds on
+// the previous one), whichever of the optimistic and the locking path each takes.
+TEST_F(RatingServiceTest, ConcurrentMatchesOfOnePlayerAreAllRated) {
+  constexpr int kMatches = 12;
+  std::vector<grpc::Status> statuses(kMatches);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kMatches; ++i) {
+    threads.emplace_back([&, i] {
+      v1::RecordMatchResponse response;
+      statuses[i] = Record(
+          SoloMatch(absl::StrCat("hot", i), {"hot", absl::StrCat("a", i), absl::StrCat("b", i)},
+                    {1, 2, 3}, 1000 + i),
+          &response);
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (const grpc::Status& status : statuses) ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(Ratings(stub(), {"hot"}).ratings(0).games(), kMatches);
+  v1::GetRatingHistoryRequest request;
+  request.set_player_id("hot");
+  request.set_ruleset("liars_dice");
+  request.set_mode(v1::SOLO);
+  v1::GetRatingHistoryResponse history;
+  auto context = testing::ContextFor("hot");
+  ASSERT_TRUE(stub().GetRatingHistory(context.get(), request, &history).ok());
+  ASSERT_EQ(history.points_size(), kMatches);
+  // Winning every match, each update raises mu: no update was computed from a stale read.
+  std::vector<double> mus;
+  for (const auto& point : history.points()) mus.push_back(point.mu());
+  std::sort(mus.begin(), mus.end());
+  for (size_t i = 1; i < mus.size(); ++i) EXPECT_LT(mus[i - 1], mus[i]);
 }
 
 TEST_F(RatingServiceTest, ReusedIdWithOtherContentIsAlreadyExists) {
