@@ -23,6 +23,7 @@
 #include "engine/core/status_macros.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
+#include "services/common/sha256.h"
 
 ABSL_FLAG(
     std::string, jwt_hs256_secret, "",
@@ -77,16 +78,6 @@ std::string Base64UrlEncode(std::string_view bytes) {
 // has exactly one spelling that verifies.
 bool Base64UrlDecode(std::string_view text, std::string* bytes) {
   return absl::WebSafeBase64Unescape(std::string(text), bytes) && Base64UrlEncode(*bytes) == text;
-}
-
-std::string HmacSha256(std::string_view key, std::string_view data) {
-  unsigned char mac[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), Bytes(data), data.size(), mac,
-           &length) == nullptr) {
-    return "";  // Matches no signature: a verifier fails closed.
-  }
-  return std::string(reinterpret_cast<const char*>(mac), length);
 }
 
 bool VerifyRs256(EVP_PKEY* key, std::string_view signing_input, std::string_view signature) {

@@ -1,13 +1,12 @@
 #include "services/common/page_token.h"
 
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 
 #include <utility>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "services/common/sha256.h"
 
 namespace kahve::common {
 namespace {
@@ -24,11 +23,7 @@ std::string PageTokenSigner::Mac(std::string_view scope, std::string_view payloa
   // The scope's length first, so (scope, payload) pairs cannot be re-split.
   const std::string message =
       absl::StrCat(scope.size(), ":", std::string(scope), std::string(payload));
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  HMAC(EVP_sha256(), key_.data(), static_cast<int>(key_.size()),
-       reinterpret_cast<const unsigned char*>(message.data()), message.size(), digest, &length);
-  return std::string(reinterpret_cast<const char*>(digest), kMacBytes);
+  return HmacSha256(key_, message).substr(0, kMacBytes);
 }
 
 std::string PageTokenSigner::Sign(std::string_view scope,

@@ -15,10 +15,6 @@ namespace {
 
 using google::protobuf::util::TimeUtil;
 
-absl::Status Invalid(const std::string& field, const std::string& what) {
-  return absl::InvalidArgumentError(absl::StrCat(field, ": ", what));
-}
-
 bool IsIdCharacter(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
          c == '_' || c == '.' || c == ':';
@@ -26,7 +22,7 @@ bool IsIdCharacter(char c) {
 
 absl::Status CheckMatchId(const std::string& id) {
   if (id.empty() || id.size() > kMaxIdLength || !std::all_of(id.begin(), id.end(), IsIdCharacter)) {
-    return Invalid("match_id", "1..128 characters of [A-Za-z0-9._:-]");
+    return InvalidField("match_id", "1..128 characters of [A-Za-z0-9._:-]");
   }
   return absl::OkStatus();
 }
@@ -43,13 +39,13 @@ bool RanksFit(const std::vector<int>& ranks) {
 
 absl::Status CheckSettings(const v1::RecordMatchRequest& request, int* seats) {
   auto ruleset = engine::FindRuleset(request.ruleset());
-  if (!ruleset.ok()) return Invalid("ruleset", std::string(ruleset.status().message()));
-  if (!request.has_settings()) return Invalid("settings", "required");
+  if (!ruleset.ok()) return InvalidField("ruleset", std::string(ruleset.status().message()));
+  if (!request.has_settings()) return InvalidField("settings", "required");
   if (request.settings().ruleset_case() != (*ruleset)->settings_case) {
-    return Invalid("settings", absl::StrCat("not settings of ruleset ", request.ruleset()));
+    return InvalidField("settings", absl::StrCat("not settings of ruleset ", request.ruleset()));
   }
   auto game = engine::NewGame(request.settings(), v1::Deal());
-  if (!game.ok()) return Invalid("settings", std::string(game.status().message()));
+  if (!game.ok()) return InvalidField("settings", std::string(game.status().message()));
   *seats = (*game)->num_seats();
   return absl::OkStatus();
 }
@@ -58,17 +54,17 @@ absl::Status CheckParticipant(const v1::Participant& participant, int seats,
                               std::set<std::string>& players) {
   const std::string field = absl::StrCat("participants[seat ", participant.seat(), "]");
   if (participant.bot()) {
-    if (!participant.player_id().empty()) return Invalid(field, "a bot seat has no player_id");
-    if (participant.abandoned()) return Invalid(field, "a bot seat cannot abandon");
+    if (!participant.player_id().empty()) return InvalidField(field, "a bot seat has no player_id");
+    if (participant.abandoned()) return InvalidField(field, "a bot seat cannot abandon");
   } else {
     const std::string& id = participant.player_id();
     if (id.empty() || id.size() > kMaxIdLength)
-      return Invalid(field, "player_id: 1..128 characters");
+      return InvalidField(field, "player_id: 1..128 characters");
     if (!players.insert(id).second)
-      return Invalid(field, absl::StrCat("player ", id, " appears twice"));
+      return InvalidField(field, absl::StrCat("player ", id, " appears twice"));
   }
   if (participant.rank() < 1 || participant.rank() > seats) {
-    return Invalid(field, absl::StrCat("rank must be in 1..", seats));
+    return InvalidField(field, absl::StrCat("rank must be in 1..", seats));
   }
   return absl::OkStatus();
 }
@@ -77,31 +73,33 @@ absl::Status CheckParticipant(const v1::Participant& participant, int seats,
 absl::Status CheckTeams(const v1::RecordMatchRequest& request) {
   std::map<int, int> team_rank;
   for (const v1::Participant& participant : request.participants()) {
-    if (participant.team() < 0) return Invalid("participants.team", "must be >= 0");
+    if (participant.team() < 0) return InvalidField("participants.team", "must be >= 0");
     const auto [it, inserted] = team_rank.emplace(participant.team(), participant.rank());
     if (!inserted && it->second != participant.rank()) {
-      return Invalid("participants.rank", absl::StrCat("teammates of team ", participant.team(),
-                                                       " must share one rank"));
+      return InvalidField(
+          "participants.rank",
+          absl::StrCat("teammates of team ", participant.team(), " must share one rank"));
     }
   }
-  if (team_rank.size() < 2) return Invalid("participants.team", "at least two teams");
+  if (team_rank.size() < 2) return InvalidField("participants.team", "at least two teams");
   std::vector<int> ranks;
   for (const auto& [team, rank] : team_rank) ranks.push_back(rank);
-  if (!RanksFit(ranks)) return Invalid("participants.rank", "team ranks skip or repeat wrongly");
+  if (!RanksFit(ranks))
+    return InvalidField("participants.rank", "team ranks skip or repeat wrongly");
   return absl::OkStatus();
 }
 
 absl::Status CheckParticipants(const v1::RecordMatchRequest& request, int seats) {
   if (request.participants_size() != seats) {
-    return Invalid("participants",
-                   absl::StrCat(request.participants_size(), " given for ", seats, " seats"));
+    return InvalidField("participants",
+                        absl::StrCat(request.participants_size(), " given for ", seats, " seats"));
   }
   std::set<std::string> players;
   std::vector<bool> seen(seats, false);
   for (const v1::Participant& participant : request.participants()) {
     if (participant.seat() < 0 || participant.seat() >= seats || seen[participant.seat()]) {
-      return Invalid("participants.seat",
-                     absl::StrCat("seats must be 0..", seats - 1, ", each once"));
+      return InvalidField("participants.seat",
+                          absl::StrCat("seats must be 0..", seats - 1, ", each once"));
     }
     seen[participant.seat()] = true;
     const absl::Status status = CheckParticipant(participant, seats, players);
@@ -111,22 +109,22 @@ absl::Status CheckParticipants(const v1::RecordMatchRequest& request, int seats)
   std::vector<int> ranks;
   for (const v1::Participant& participant : request.participants())
     ranks.push_back(participant.rank());
-  if (!RanksFit(ranks)) return Invalid("participants.rank", "ranks skip or repeat wrongly");
+  if (!RanksFit(ranks)) return InvalidField("participants.rank", "ranks skip or repeat wrongly");
   return absl::OkStatus();
 }
 
 absl::Status CheckTimesAndRounds(const v1::RecordMatchRequest& request) {
   if (!request.has_started_at() || !request.has_ended_at()) {
-    return Invalid("started_at/ended_at", "both required");
+    return InvalidField("started_at/ended_at", "both required");
   }
   if (!common::IsValidTimestamp(request.started_at()) ||
       !common::IsValidTimestamp(request.ended_at()) || request.ended_at() < request.started_at()) {
-    return Invalid("ended_at", "must be a valid time not before started_at");
+    return InvalidField("ended_at", "must be a valid time not before started_at");
   }
   for (const v1::RoundScores& round : request.rounds()) {
     if (round.seat_scores_size() != request.participants_size()) {
-      return Invalid("rounds.seat_scores",
-                     absl::StrCat("round ", round.round(), " needs one score per seat"));
+      return InvalidField("rounds.seat_scores",
+                          absl::StrCat("round ", round.round(), " needs one score per seat"));
     }
   }
   return absl::OkStatus();
@@ -134,11 +132,15 @@ absl::Status CheckTimesAndRounds(const v1::RecordMatchRequest& request) {
 
 }  // namespace
 
+absl::Status InvalidField(const std::string& field, const std::string& what) {
+  return absl::InvalidArgumentError(absl::StrCat(field, ": ", what));
+}
+
 absl::StatusOr<v1::RecordMatchRequest> CanonicalRequest(const v1::RecordMatchRequest& request) {
   absl::Status status = CheckMatchId(request.match_id());
   if (!status.ok()) return status;
   if (request.mode() != v1::SOLO && request.mode() != v1::TEAMS)
-    return Invalid("mode", "SOLO or TEAMS");
+    return InvalidField("mode", "SOLO or TEAMS");
   int seats = 0;
   status = CheckSettings(request, &seats);
   if (!status.ok()) return status;

@@ -15,6 +15,9 @@ namespace kahve::rating {
 
 inline constexpr int kMaxIdLength = 128;
 
+// InvalidArgument "field: what", the form of every refusal of a bad request field.
+absl::Status InvalidField(const std::string& field, const std::string& what);
+
 // A player's stored rating in one (ruleset, mode).
 struct StoredRating {
   double mu = 0;

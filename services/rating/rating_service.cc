@@ -45,31 +45,28 @@ bool IsServerFault(const absl::Status& status) {
          absl::IsUnknown(status);
 }
 
-absl::Status Invalid(const std::string& field, const std::string& what) {
-  return absl::InvalidArgumentError(absl::StrCat(field, ": ", what));
-}
-
 absl::StatusOr<int> PageSize(int requested, int default_size) {
   if (requested == 0) return default_size;
-  if (requested < 0 || requested > kMaxPageSize) return Invalid("page_size", "must be 0..100");
+  if (requested < 0 || requested > kMaxPageSize) return InvalidField("page_size", "must be 0..100");
   return requested;
 }
 
 absl::Status CheckRuleset(const std::string& ruleset, bool required) {
-  if (ruleset.empty()) return required ? Invalid("ruleset", "required") : absl::OkStatus();
+  if (ruleset.empty()) return required ? InvalidField("ruleset", "required") : absl::OkStatus();
   const auto found = engine::FindRuleset(ruleset);
-  return found.ok() ? absl::OkStatus() : Invalid("ruleset", std::string(found.status().message()));
+  return found.ok() ? absl::OkStatus()
+                    : InvalidField("ruleset", std::string(found.status().message()));
 }
 
 absl::Status CheckMode(v1::MatchMode mode, bool required) {
   if (mode == v1::SOLO || mode == v1::TEAMS) return absl::OkStatus();
   if (mode == v1::MATCH_MODE_UNSPECIFIED && !required) return absl::OkStatus();
-  return Invalid("mode", required ? "SOLO or TEAMS required" : "unknown mode");
+  return InvalidField("mode", required ? "SOLO or TEAMS required" : "unknown mode");
 }
 
 absl::Status CheckPlayerId(const std::string& id, const std::string& field) {
   if (id.empty() || id.size() > static_cast<size_t>(kMaxIdLength)) {
-    return Invalid(field, "1..128 characters");
+    return InvalidField(field, "1..128 characters");
   }
   return absl::OkStatus();
 }
@@ -270,14 +267,14 @@ absl::Status RatingService::DoRecordMatch(const v1::RecordMatchRequest& request,
 absl::Status RatingService::DoGetRatings(const v1::GetRatingsRequest& request,
                                          v1::GetRatingsResponse* response) {
   if (request.player_ids().empty() || request.player_ids_size() > kMaxPlayersPerQuery) {
-    return Invalid("player_ids", "1..100 ids");
+    return InvalidField("player_ids", "1..100 ids");
   }
   std::set<std::string> distinct;
   for (const std::string& id : request.player_ids()) {
     absl::Status status = CheckPlayerId(id, "player_ids");
     if (!status.ok()) return status;
     if (!distinct.insert(id).second)
-      return Invalid("player_ids", absl::StrCat(id, " appears twice"));
+      return InvalidField("player_ids", absl::StrCat(id, " appears twice"));
   }
   absl::Status status = CheckRuleset(request.ruleset(), /*required=*/false);
   if (status.ok()) status = CheckMode(request.mode(), /*required=*/false);
@@ -301,7 +298,7 @@ absl::Status RatingService::DoGetLeaderboard(const v1::GetLeaderboardRequest& re
   if (!page_size.ok()) return page_size.status();
   if (!request.around_player().empty()) {
     if (!request.page_token().empty())
-      return Invalid("around_player", "not together with page_token");
+      return InvalidField("around_player", "not together with page_token");
     return LeaderboardAround(request, *page_size, response);
   }
   std::optional<LeaderboardKey> after;
@@ -384,16 +381,16 @@ absl::Status RatingService::DoListMatches(const v1::ListMatchesRequest& request,
   query.ruleset = request.ruleset();
   if (request.has_ended_after()) {
     if (!common::IsValidTimestamp(request.ended_after()))
-      return Invalid("ended_after", "invalid time");
+      return InvalidField("ended_after", "invalid time");
     query.ended_after_us = TimeUtil::TimestampToMicroseconds(request.ended_after());
   }
   if (request.has_ended_before()) {
     if (!common::IsValidTimestamp(request.ended_before()))
-      return Invalid("ended_before", "invalid time");
+      return InvalidField("ended_before", "invalid time");
     query.ended_before_us = TimeUtil::TimestampToMicroseconds(request.ended_before());
   }
   if (query.ended_after_us > query.ended_before_us) {
-    return Invalid("ended_after", "must not be after ended_before");
+    return InvalidField("ended_after", "must not be after ended_before");
   }
   const std::string scope = absl::StrCat("matches|", query.player_id, "|", query.ruleset, "|",
                                          query.ended_after_us, "|", query.ended_before_us);
