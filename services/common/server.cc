@@ -86,19 +86,25 @@ void GrpcServer::Shutdown() {
   LogInfo("server stopped");
 }
 
-void BlockTerminationSignals() {
+namespace {
+
+sigset_t TerminationSignals() {
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGTERM);
   sigaddset(&signals, SIGINT);
+  return signals;
+}
+
+}  // namespace
+
+void BlockTerminationSignals() {
+  const sigset_t signals = TerminationSignals();
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 }
 
 void WaitForTerminationSignal() {
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
+  const sigset_t signals = TerminationSignals();
   int received = 0;
   sigwait(&signals, &received);
   LogInfo("termination signal", {{"signal", int64_t{received}}});

@@ -20,13 +20,6 @@ bool IsIdCharacter(char c) {
          c == '_' || c == '.' || c == ':';
 }
 
-absl::Status CheckMatchId(const std::string& id) {
-  if (id.empty() || id.size() > kMaxIdLength || !std::all_of(id.begin(), id.end(), IsIdCharacter)) {
-    return InvalidField("match_id", "1..128 characters of [A-Za-z0-9._:-]");
-  }
-  return absl::OkStatus();
-}
-
 // Ranks fit when each rank r has exactly r-1 entries ranked better ("1224" ranking).
 bool RanksFit(const std::vector<int>& ranks) {
   for (const int rank : ranks) {
@@ -58,8 +51,8 @@ absl::Status CheckParticipant(const v1::Participant& participant, int seats,
     if (participant.abandoned()) return InvalidField(field, "a bot seat cannot abandon");
   } else {
     const std::string& id = participant.player_id();
-    if (id.empty() || id.size() > kMaxIdLength)
-      return InvalidField(field, "player_id: 1..128 characters");
+    const absl::Status id_status = CheckPlayerId(id, absl::StrCat(field, ": player_id"));
+    if (!id_status.ok()) return id_status;
     if (!players.insert(id).second)
       return InvalidField(field, absl::StrCat("player ", id, " appears twice"));
   }
@@ -134,6 +127,20 @@ absl::Status CheckTimesAndRounds(const v1::RecordMatchRequest& request) {
 
 absl::Status InvalidField(const std::string& field, const std::string& what) {
   return absl::InvalidArgumentError(absl::StrCat(field, ": ", what));
+}
+
+absl::Status CheckMatchId(const std::string& id) {
+  if (id.empty() || id.size() > kMaxIdLength || !std::all_of(id.begin(), id.end(), IsIdCharacter)) {
+    return InvalidField("match_id", "1..128 characters of [A-Za-z0-9._:-]");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckPlayerId(const std::string& id, const std::string& field) {
+  if (id.empty() || id.size() > static_cast<size_t>(kMaxIdLength)) {
+    return InvalidField(field, "1..128 characters");
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<v1::RecordMatchRequest> CanonicalRequest(const v1::RecordMatchRequest& request) {

@@ -18,6 +18,11 @@ inline constexpr int kMaxIdLength = 128;
 // InvalidArgument "field: what", the form of every refusal of a bad request field.
 absl::Status InvalidField(const std::string& field, const std::string& what);
 
+// The id rules every request shares: a match id is 1..128 characters of [A-Za-z0-9._:-]; a player
+// id is 1..128 characters (identity providers choose them).
+absl::Status CheckMatchId(const std::string& id);
+absl::Status CheckPlayerId(const std::string& id, const std::string& field);
+
 // A player's stored rating in one (ruleset, mode).
 struct StoredRating {
   double mu = 0;

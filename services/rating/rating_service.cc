@@ -64,13 +64,6 @@ absl::Status CheckMode(v1::MatchMode mode, bool required) {
   return InvalidField("mode", required ? "SOLO or TEAMS required" : "unknown mode");
 }
 
-absl::Status CheckPlayerId(const std::string& id, const std::string& field) {
-  if (id.empty() || id.size() > static_cast<size_t>(kMaxIdLength)) {
-    return InvalidField(field, "1..128 characters");
-  }
-  return absl::OkStatus();
-}
-
 std::string DeterministicBytes(const google::protobuf::Message& message) {
   std::string bytes;
   google::protobuf::io::StringOutputStream stream(&bytes);
@@ -418,7 +411,7 @@ absl::Status RatingService::DoListMatches(const v1::ListMatchesRequest& request,
 
 absl::Status RatingService::DoGetMatch(const v1::GetMatchRequest& request,
                                        v1::MatchRecord* response) {
-  absl::Status status = CheckPlayerId(request.match_id(), "match_id");
+  absl::Status status = CheckMatchId(request.match_id());
   if (!status.ok()) return status;
   auto match = store_->GetMatch(request.match_id());
   if (!match.ok()) return match.status();

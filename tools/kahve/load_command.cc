@@ -125,15 +125,23 @@ v1::RecordMatchRequest RandomMatch(const std::string& id, uint64_t seed, int poo
   return request;
 }
 
-PhaseResult RecordMatchPhase(int workers, absl::Duration length, int pool) {
+// "Bearer <JWT>" with the service role, signed with --jwt_hs256_secret.
+std::string ServiceBearer() {
   common::TokenClaims claims;
   claims.subject = "kahve-load";
   claims.role = common::kRoleService;
-  const std::string bearer = absl::StrCat(
-      "Bearer ", common::MintHs256Token(absl::GetFlag(FLAGS_jwt_hs256_secret), claims));
-  auto channel =
-      grpc::CreateChannel(absl::GetFlag(FLAGS_target), grpc::InsecureChannelCredentials());
-  auto stub = v1::RatingService::NewStub(channel);
+  return absl::StrCat("Bearer ",
+                      common::MintHs256Token(absl::GetFlag(FLAGS_jwt_hs256_secret), claims));
+}
+
+std::unique_ptr<v1::RatingService::Stub> TargetStub() {
+  return v1::RatingService::NewStub(
+      grpc::CreateChannel(absl::GetFlag(FLAGS_target), grpc::InsecureChannelCredentials()));
+}
+
+PhaseResult RecordMatchPhase(int workers, absl::Duration length, int pool) {
+  const std::string bearer = ServiceBearer();
+  auto stub = TargetStub();
   const std::string run = absl::StrCat(absl::ToUnixMicros(absl::Now()));
   return RunPhase(workers, length, [&](int worker, int64_t sequence) {
     grpc::ClientContext context;
@@ -213,13 +221,8 @@ PhaseResult PlainInsertPhase(int workers, absl::Duration length, int pool) {
 // with the query plan PostgreSQL uses for a page.
 int HistoryLoad(int workers, absl::Duration length, int matches) {
   const std::string hero = absl::StrCat("load-hero-", absl::ToUnixMicros(absl::Now()));
-  common::TokenClaims claims;
-  claims.subject = "kahve-load";
-  claims.role = common::kRoleService;
-  const std::string bearer = absl::StrCat(
-      "Bearer ", common::MintHs256Token(absl::GetFlag(FLAGS_jwt_hs256_secret), claims));
-  auto stub = v1::RatingService::NewStub(
-      grpc::CreateChannel(absl::GetFlag(FLAGS_target), grpc::InsecureChannelCredentials()));
+  const std::string bearer = ServiceBearer();
+  auto stub = TargetStub();
   std::atomic<int> next{0};
   std::atomic<int> failed{0};
   std::vector<std::thread> seeders;
@@ -266,8 +269,8 @@ int HistoryLoad(int workers, absl::Duration length, int matches) {
            " AND p.ended_us >= -9223372036854775808 AND "
            "p.ended_us < 9223372036854775807 AND (p.ended_us, p.match_id) < (1600005000000000, '') "
            "ORDER BY p.ended_us DESC, p.match_id DESC LIMIT 21"))) {
-    absl::StrAppend(&plan, plan.empty() ? "" : ", ", "\"",
-                    absl::CEscape(row[0].as<std::string>()), "\"");
+    absl::StrAppend(&plan, plan.empty() ? "" : ", ", "\"", absl::CEscape(row[0].as<std::string>()),
+                    "\"");
   }
   std::printf("{\"seeded_matches\": %d, \"seed_failures\": %d, %s, \"plan\": [%s]}\n", matches,
               failed.load(), Summary("list_matches_page", pages).c_str(), plan.c_str());

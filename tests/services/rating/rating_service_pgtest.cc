@@ -249,6 +249,8 @@ TEST_F(RatingServiceTest, GetMatchReturnsTheFullRecord) {
   EXPECT_EQ(record.changes_size(), 4);
   EXPECT_EQ(record.settings().liars_dice().players(), 4);
   EXPECT_EQ(GetMatchCode(stub(), "nope", &record), grpc::NOT_FOUND);
+  EXPECT_EQ(GetMatchCode(stub(), "has space", &record), grpc::INVALID_ARGUMENT)
+      << "the same id rule as RecordMatch";
 }
 
 struct BadRequest {
