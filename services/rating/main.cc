@@ -38,13 +38,15 @@ int main(int argc, char** argv) {
   auto pool_settings = common::PgPoolSettingsFromFlags("rating");
   if (!pool_settings.ok()) return Fail(pool_settings.status());
   pool_settings->prepared = rating::RatingStore::PreparedStatements();
+  for (auto& statement : rating::MatchWriter::PreparedStatements())
+    pool_settings->prepared.push_back(std::move(statement));
 
   common::Metrics metrics;
   common::PgPool pool(*pool_settings, &metrics.registry());
   rating::RatingStore store(&pool);
   common::WorkerPool workers(pool.size());
   rating::RatingMetrics rating_metrics(metrics.registry());
-  rating::RatingService service(rating::RatingServiceSettingsFromFlags(), &store,
+  rating::RatingService service(rating::RatingServiceSettingsFromFlags(), &pool, &store,
                                 authenticator->get(), &workers, &rating_metrics);
   common::GrpcServer server(common::ServerSettingsFromFlags(kDefaultPort, kDefaultMetricsPort),
                             &metrics);

@@ -26,6 +26,10 @@ ABSL_FLAG(int32_t, provisional_games, 10,
 ABSL_FLAG(
     std::string, page_token_secret, "",
     "Rating: key that signs page tokens (replicas must share it); empty: --jwt_hs256_secret.");
+ABSL_FLAG(
+    int32_t, record_writers, 2,
+    "Rating: threads recording matches, each committing a batch of queued matches at a time.");
+ABSL_FLAG(int32_t, record_batch, 256, "Rating: matches recorded in one transaction at most.");
 ABSL_DECLARE_FLAG(std::string, jwt_hs256_secret);
 
 namespace kahve::rating {
@@ -125,6 +129,8 @@ RatingServiceSettings RatingServiceSettingsFromFlags() {
   settings.page_token_key = absl::GetFlag(FLAGS_page_token_secret);
   if (settings.page_token_key.empty())
     settings.page_token_key = absl::GetFlag(FLAGS_jwt_hs256_secret);
+  settings.writer.writers = std::max(1, absl::GetFlag(FLAGS_record_writers));
+  settings.writer.max_batch = std::max(1, absl::GetFlag(FLAGS_record_batch));
   return settings;
 }
 
@@ -135,23 +141,39 @@ RatingMetrics::RatingMetrics(prometheus::Registry& registry)
                   .Register(registry)),
       record_match_seconds(prometheus::BuildHistogram()
                                .Name("kahve_record_match_seconds")
-                               .Help("Time to validate, rate and store one match, in seconds.")
+                               .Help("Time from receipt to answer of a newly recorded match "
+                                     "(validation, queueing, rating and its batch's commit), in "
+                                     "seconds.")
                                .Register(registry)
                                .Add({}, common::LatencyBuckets())),
+      record_batch_size(
+          prometheus::BuildHistogram()
+              .Name("kahve_record_match_batch_size")
+              .Help("Matches recorded per transaction (group commit).")
+              .Register(registry)
+              .Add({}, prometheus::Histogram::BucketBoundaries{1, 2, 4, 8, 16, 32, 64, 128, 256})),
       matches(prometheus::BuildCounter()
                   .Name("kahve_matches_recorded_total")
                   .Help("Matches stored, by ruleset, mode and whether they were rated.")
                   .Register(registry)) {}
 
-RatingService::RatingService(RatingServiceSettings settings, RatingStore* store,
-                             const common::Authenticator* authenticator,
+RatingService::RatingService(RatingServiceSettings settings, common::PgPool* pool,
+                             RatingStore* store, const common::Authenticator* authenticator,
                              common::WorkerPool* workers, RatingMetrics* metrics)
     : settings_(std::move(settings)),
       store_(store),
       authenticator_(authenticator),
       workers_(workers),
       metrics_(metrics),
-      tokens_(settings_.page_token_key) {}
+      tokens_(settings_.page_token_key),
+      writer_(
+          pool,
+          [provisional_games = settings_.provisional_games](
+              const v1::RecordMatchRequest& match,
+              const absl::flat_hash_map<std::string, StoredRating>& current) {
+            return RateMatch(match, current, provisional_games);
+          },
+          settings_.writer, &metrics->record_batch_size) {}
 
 template <typename Work>
 grpc::ServerUnaryReactor* RatingService::Offload(grpc::CallbackServerContext* context,
@@ -186,11 +208,34 @@ grpc::ServerUnaryReactor* RatingService::Offload(grpc::CallbackServerContext* co
   return reactor;
 }
 
+// Not offloaded: validation is quick, and the match then waits in MatchWriter's queue, not on a
+// worker thread, so a batch can hold as many matches as arrive during a commit.
 grpc::ServerUnaryReactor* RatingService::RecordMatch(grpc::CallbackServerContext* context,
                                                      const v1::RecordMatchRequest* request,
                                                      v1::RecordMatchResponse* response) {
-  return Offload(context, "RecordMatch", common::kRoleService,
-                 [this, request, response] { return DoRecordMatch(*request, response); });
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  auto identity = common::AuthenticateCall(*authenticator_, *context);
+  absl::Status allowed = identity.status();
+  if (allowed.ok()) allowed = common::RequireRole(*identity, common::kRoleService);
+  if (!allowed.ok()) {
+    reactor->Finish(common::ToGrpcStatus(allowed));
+    return reactor;
+  }
+  DoRecordMatch(*request, [reactor, response](absl::StatusOr<v1::RecordMatchResponse> answer) {
+    if (!answer.ok()) {
+      if (IsServerFault(answer.status())) {
+        common::LogError("rating call failed",
+                         {{"method", "RecordMatch"},
+                          {"code", absl::StatusCodeToString(answer.status().code())},
+                          {"error", std::string(answer.status().message())}});
+      }
+      reactor->Finish(common::ToGrpcStatus(answer.status()));
+      return;
+    }
+    *response = std::move(answer).value();
+    reactor->Finish(grpc::Status::OK);
+  });
+  return reactor;
 }
 
 grpc::ServerUnaryReactor* RatingService::GetRatings(grpc::CallbackServerContext* context,
@@ -228,33 +273,40 @@ grpc::ServerUnaryReactor* RatingService::GetRatingHistory(
                  [this, request, response] { return DoGetRatingHistory(*request, response); });
 }
 
-absl::Status RatingService::DoRecordMatch(const v1::RecordMatchRequest& request,
-                                          v1::RecordMatchResponse* response) {
+void RatingService::DoRecordMatch(
+    const v1::RecordMatchRequest& request,
+    std::function<void(absl::StatusOr<v1::RecordMatchResponse>)> done) {
   const auto start = std::chrono::steady_clock::now();
   auto canonical = CanonicalRequest(request);
-  if (!canonical.ok()) return canonical.status();
-  const bool rated = IsRated(*canonical);
-  const std::string request_sha256 = common::Sha256(DeterministicBytes(*canonical));
-  const int provisional_games = settings_.provisional_games;
-  auto recorded = store_->RecordMatch(
-      PendingMatch{.canonical = *canonical, .request_sha256 = request_sha256, .rated = rated},
-      [provisional_games](const v1::RecordMatchRequest& match,
-                          const absl::flat_hash_map<std::string, StoredRating>& current) {
-        return RateMatch(match, current, provisional_games);
-      });
-  if (!recorded.ok()) return recorded.status();
-  *response = std::move(recorded->response);
-  if (recorded->inserted) {
-    metrics_->updates.Add({{"ruleset", canonical->ruleset()}}).Increment(response->changes_size());
-    metrics_->matches
-        .Add({{"ruleset", canonical->ruleset()},
-              {"mode", canonical->mode() == v1::TEAMS ? "teams" : "solo"},
-              {"rated", rated ? "true" : "false"}})
-        .Increment();
-    metrics_->record_match_seconds.Observe(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  if (!canonical.ok()) {
+    done(canonical.status());
+    return;
   }
-  return absl::OkStatus();
+  const bool rated = IsRated(*canonical);
+  std::string request_sha256 = common::Sha256(DeterministicBytes(*canonical));
+  const std::string ruleset = canonical->ruleset();
+  const char* mode = canonical->mode() == v1::TEAMS ? "teams" : "solo";
+  writer_.Submit(
+      PendingMatch{.canonical = std::move(canonical).value(),
+                   .request_sha256 = std::move(request_sha256),
+                   .rated = rated},
+      [this, start, ruleset, mode, rated,
+       done = std::move(done)](absl::StatusOr<RecordedMatch> recorded) {
+        if (!recorded.ok()) {
+          done(recorded.status());
+          return;
+        }
+        if (recorded->inserted) {
+          metrics_->updates.Add({{"ruleset", ruleset}})
+              .Increment(recorded->response.changes_size());
+          metrics_->matches
+              .Add({{"ruleset", ruleset}, {"mode", mode}, {"rated", rated ? "true" : "false"}})
+              .Increment();
+          metrics_->record_match_seconds.Observe(
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        }
+        done(std::move(recorded->response));
+      });
 }
 
 absl::Status RatingService::DoGetRatings(const v1::GetRatingsRequest& request,

@@ -4,6 +4,7 @@
 // kahve.v1.RatingService: thin callback handlers. Each authenticates, then hands the work to the
 // worker pool (database calls block), which validates, calls the store and finishes the call.
 
+#include <functional>
 #include <string>
 
 #include "kahve/v1/rating.grpc.pb.h"
@@ -13,6 +14,7 @@
 #include "services/common/metrics.h"
 #include "services/common/page_token.h"
 #include "services/common/worker_pool.h"
+#include "services/rating/match_writer.h"
 #include "services/rating/rating_store.h"
 
 namespace kahve::rating {
@@ -22,10 +24,12 @@ struct RatingServiceSettings {
   int provisional_games = 10;
   // Signs page tokens; replicas must share it.
   std::string page_token_key;
+  // Group commit of RecordMatch.
+  MatchWriterSettings writer;
 };
 
-// RatingServiceSettings from --provisional_games and --page_token_secret (falling back to
-// --jwt_hs256_secret).
+// RatingServiceSettings from --provisional_games, --page_token_secret (falling back to
+// --jwt_hs256_secret), --record_writers and --record_batch.
 RatingServiceSettings RatingServiceSettingsFromFlags();
 
 // Every metric family of the rating service, declared in one place.
@@ -33,13 +37,16 @@ struct RatingMetrics {
   explicit RatingMetrics(prometheus::Registry& registry);
   prometheus::Family<prometheus::Counter>& updates;  // kahve_rating_updates_total{ruleset}
   prometheus::Histogram& record_match_seconds;       // kahve_record_match_seconds
+  prometheus::Histogram& record_batch_size;          // kahve_record_match_batch_size
   prometheus::Family<prometheus::Counter>&
       matches;  // kahve_matches_recorded_total{ruleset,mode,rated}
 };
 
 class RatingService final : public v1::RatingService::CallbackService {
  public:
-  RatingService(RatingServiceSettings settings, RatingStore* store,
+  // Records matches through `pool` (its own MatchWriter threads); reads through `store` on
+  // `workers`.
+  RatingService(RatingServiceSettings settings, common::PgPool* pool, RatingStore* store,
                 const common::Authenticator* authenticator, common::WorkerPool* workers,
                 RatingMetrics* metrics);
 
@@ -62,9 +69,10 @@ class RatingService final : public v1::RatingService::CallbackService {
                                              const v1::GetRatingHistoryRequest* request,
                                              v1::GetRatingHistoryResponse* response) override;
 
-  // The domain behind each handler, callable without gRPC.
-  absl::Status DoRecordMatch(const v1::RecordMatchRequest& request,
-                             v1::RecordMatchResponse* response);
+  // The domain behind each handler, callable without gRPC. RecordMatch answers through `done`,
+  // from a MatchWriter thread.
+  void DoRecordMatch(const v1::RecordMatchRequest& request,
+                     std::function<void(absl::StatusOr<v1::RecordMatchResponse>)> done);
   absl::Status DoGetRatings(const v1::GetRatingsRequest& request, v1::GetRatingsResponse* response);
   absl::Status DoGetLeaderboard(const v1::GetLeaderboardRequest& request,
                                 v1::GetLeaderboardResponse* response);
@@ -90,6 +98,8 @@ class RatingService final : public v1::RatingService::CallbackService {
   common::WorkerPool* workers_;
   RatingMetrics* metrics_;
   common::PageTokenSigner tokens_;
+  // Last: its destructor records what is still queued, using the members above.
+  MatchWriter writer_;
 };
 
 }  // namespace kahve::rating

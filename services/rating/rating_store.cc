@@ -2,40 +2,15 @@
 
 #include <algorithm>
 
-#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
 #include "engine/core/registry.h"
 #include "google/protobuf/util/time_util.h"
+#include "services/rating/pg_values.h"
 
 namespace kahve::rating {
 namespace {
 
 using google::protobuf::util::TimeUtil;
-
-constexpr char kFindMatch[] = "rating_find_match";
-constexpr char kFindMatchSql[] =
-    "SELECT request_sha256, record FROM rating_matches WHERE match_id = $1";
-
-// The rated players' current ratings: without a lock for the optimistic first attempt, locked in
-// player order (so concurrent matches queue instead of deadlocking) after a conflict.
-constexpr char kReadRatings[] = "rating_read_ratings";
-constexpr char kReadRatingsSql[] =
-    "SELECT player_id, mu, sigma, games, last_played_us FROM ratings "
-    "WHERE ruleset = $2 AND mode = $3 AND player_id = ANY($1::text[])";
-constexpr char kLockRatings[] = "rating_lock_ratings";
-constexpr char kLockRatingsSql[] =
-    "SELECT player_id, mu, sigma, games, last_played_us FROM ratings "
-    "WHERE ruleset = $2 AND mode = $3 AND player_id = ANY($1::text[]) "
-    "ORDER BY player_id FOR UPDATE";
-
-// migrations/0002_rating_record_function.sql
-constexpr char kRecordMatchFn[] = "rating_record_match";
-constexpr char kRecordMatchFnSql[] =
-    "SELECT rating_record_match($1, $2, $3::smallint, $4, $5, $6, $7::text::bytea, "
-    "$8::text::bytea, $9::text[], $10::text[], $11::integer[], $12::float8[], $13::float8[], "
-    "$14::float8[])";
 
 constexpr char kGetMatch[] = "rating_get_match";
 constexpr char kGetMatchSql[] = "SELECT record FROM rating_matches WHERE match_id = $1";
@@ -91,28 +66,10 @@ constexpr char kLeaderboardRowSql[] =
     "SELECT player_id, mu, sigma, games, last_played_us, display FROM ratings "
     "WHERE ruleset = $1 AND mode = $2 AND player_id = $3";
 
-constexpr int kRecordAttempts = 5;
-
-std::string Number(double value) { return absl::StrFormat("%.17g", value); }
-
 std::vector<std::string> RulesetIds() {
   std::vector<std::string> ids;
   for (const engine::Ruleset& ruleset : engine::Rulesets()) ids.emplace_back(ruleset.id);
   return ids;
-}
-
-// A PostgreSQL array literal of texts, each element quoted and escaped.
-std::string TextArray(const std::vector<std::string>& items) {
-  std::vector<std::string> quoted;
-  for (const std::string& item : items) {
-    std::string escaped;
-    for (const char c : item) {
-      if (c == '"' || c == '\\') escaped.push_back('\\');
-      escaped.push_back(c);
-    }
-    quoted.push_back(absl::StrCat("\"", escaped, "\""));
-  }
-  return absl::StrCat("{", absl::StrJoin(quoted, ","), "}");
 }
 
 LeaderboardRow ReadLeaderboardRow(const pqxx::row& row) {
@@ -126,95 +83,10 @@ LeaderboardRow ReadLeaderboardRow(const pqxx::row& row) {
   return out;
 }
 
-absl::Status ParseRecord(const pqxx::field& field, v1::MatchRecord* record) {
-  const pqxx::binarystring bytes(field);
-  if (!record->ParseFromString(bytes.str()))
-    return absl::DataLossError("stored match record unreadable");
-  return absl::OkStatus();
-}
-
-v1::MatchRecord BuildRecord(const v1::RecordMatchRequest& canonical, bool rated,
-                            const std::vector<v1::RatingChange>& changes) {
-  v1::MatchRecord record;
-  record.set_match_id(canonical.match_id());
-  record.set_ruleset(canonical.ruleset());
-  record.set_mode(canonical.mode());
-  *record.mutable_settings() = canonical.settings();
-  *record.mutable_started_at() = canonical.started_at();
-  *record.mutable_ended_at() = canonical.ended_at();
-  *record.mutable_participants() = canonical.participants();
-  *record.mutable_rounds() = canonical.rounds();
-  record.set_rated(rated);
-  for (const v1::RatingChange& change : changes) *record.add_changes() = change;
-  return record;
-}
-
-v1::RecordMatchResponse ResponseOf(const v1::MatchRecord& record) {
-  v1::RecordMatchResponse response;
-  response.set_match_id(record.match_id());
-  response.set_rated(record.rated());
-  *response.mutable_changes() = record.changes();
-  return response;
-}
-
-template <typename T, typename Format>
-std::string ArrayLiteral(const std::vector<T>& items, Format format) {
-  std::vector<std::string> parts;
-  for (const T& item : items) parts.push_back(format(item));
-  return absl::StrCat("{", absl::StrJoin(parts, ","), "}");
-}
-
-// bytea in PostgreSQL's hex input form, for a text parameter cast to bytea.
-std::string HexBytea(const std::string& bytes) {
-  return absl::StrCat("\\x", absl::BytesToHexString(bytes));
-}
-
-absl::flat_hash_map<std::string, StoredRating> ReadRatings(
-    pqxx::transaction_base& tx, const char* statement, const v1::RecordMatchRequest& canonical) {
-  absl::flat_hash_map<std::string, StoredRating> current;
-  for (const pqxx::row& row :
-       tx.exec_prepared(statement, TextArray(HumanPlayers(canonical)), canonical.ruleset(),
-                        static_cast<int>(canonical.mode()))) {
-    current[row[0].as<std::string>()] = StoredRating{.mu = row[1].as<double>(),
-                                                     .sigma = row[2].as<double>(),
-                                                     .games = row[3].as<int>(),
-                                                     .last_played_us = row[4].as<int64_t>()};
-  }
-  return current;
-}
-
-void Record(pqxx::transaction_base& tx, const v1::RecordMatchRequest& canonical,
-            const v1::MatchRecord& record, const std::string& request_sha256) {
-  std::vector<std::string> rated_players;
-  std::vector<int> games_read;
-  std::vector<double> mu, sigma, display;
-  for (const v1::RatingChange& change : record.changes()) {
-    rated_players.push_back(change.player_id());
-    games_read.push_back(change.before().games());
-    mu.push_back(change.after().mu());
-    sigma.push_back(change.after().sigma());
-    display.push_back(change.after().display());
-  }
-  std::string record_bytes;
-  record.SerializeToString(&record_bytes);
-  auto number = [](double value) { return Number(value); };
-  tx.exec_prepared(
-      kRecordMatchFn, canonical.match_id(), canonical.ruleset(), static_cast<int>(canonical.mode()),
-      TimeUtil::TimestampToMicroseconds(canonical.started_at()),
-      TimeUtil::TimestampToMicroseconds(canonical.ended_at()), record.rated(),
-      HexBytea(request_sha256), HexBytea(record_bytes), TextArray(HumanPlayers(canonical)),
-      TextArray(rated_players), ArrayLiteral(games_read, [](int g) { return absl::StrCat(g); }),
-      ArrayLiteral(mu, number), ArrayLiteral(sigma, number), ArrayLiteral(display, number));
-}
-
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> RatingStore::PreparedStatements() {
-  return {{kReadRatings, kReadRatingsSql},
-          {kLockRatings, kLockRatingsSql},
-          {kRecordMatchFn, kRecordMatchFnSql},
-          {kFindMatch, kFindMatchSql},
-          {kGetMatch, kGetMatchSql},
+  return {{kGetMatch, kGetMatchSql},
           {kListMatches, kListMatchesSql},
           {kListMatchesInRuleset, kListMatchesInRulesetSql},
           {kHistory, kHistorySql},
@@ -223,92 +95,6 @@ std::vector<std::pair<std::string, std::string>> RatingStore::PreparedStatements
           {kLeaderboardBefore, kLeaderboardBeforeSql},
           {kLeaderboardAhead, kLeaderboardAheadSql},
           {kLeaderboardRow, kLeaderboardRowSql}};
-}
-
-// The answer to a repeat of a stored match: the stored response, or AlreadyExists when the content
-// differs; NotFound when the match is not stored (a concurrent first attempt rolled back).
-absl::StatusOr<v1::RecordMatchResponse> RatingStore::StoredAnswer(
-    const v1::RecordMatchRequest& canonical, const std::string& request_sha256) {
-  v1::RecordMatchResponse response;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
-    pqxx::nontransaction tx(connection);
-    const pqxx::result existing = tx.exec_prepared(kFindMatch, canonical.match_id());
-    if (existing.empty()) return absl::NotFoundError("match not stored");
-    if (pqxx::binarystring(existing[0][0]).str() != request_sha256) {
-      return absl::AlreadyExistsError(absl::StrCat("match ", canonical.match_id(),
-                                                   " is already recorded with different content"));
-    }
-    v1::MatchRecord stored;
-    const absl::Status parsed = ParseRecord(existing[0][1], &stored);
-    if (!parsed.ok()) return parsed;
-    response = ResponseOf(stored);
-    return absl::OkStatus();
-  });
-  if (!status.ok()) return status;
-  return response;
-}
-
-absl::StatusOr<RatingStore::Recorded> RatingStore::RecordMatch(const PendingMatch& match,
-                                                               const RateFunction& rate) {
-  const v1::RecordMatchRequest& canonical = match.canonical;
-  const std::string& request_sha256 = match.request_sha256;
-  const bool rated = match.rated;
-  Recorded recorded;
-  absl::Status status;
-  for (int attempt = 0; attempt < kRecordAttempts; ++attempt) {
-    // First optimistically, in two round trips: read the ratings, then record in one statement
-    // that fails if any of them moved meanwhile. After such a conflict, in a transaction that
-    // locks the rows: slower, but it cannot lose to the same race again.
-    const bool locking = attempt > 0;
-    bool repeat = false;
-    status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
-      pqxx::nontransaction tx(connection);
-      try {
-        if (locking) tx.exec("BEGIN");
-        std::vector<v1::RatingChange> changes;
-        if (rated) {
-          auto computed =
-              rate(canonical, ReadRatings(tx, locking ? kLockRatings : kReadRatings, canonical));
-          if (!computed.ok()) {
-            if (locking) tx.exec("ROLLBACK");
-            return computed.status();
-          }
-          changes = std::move(computed).value();
-        }
-        const v1::MatchRecord record = BuildRecord(canonical, rated, changes);
-        Record(tx, canonical, record, request_sha256);
-        if (locking) tx.exec("COMMIT");
-        recorded.response = ResponseOf(record);
-        recorded.inserted = true;
-        return absl::OkStatus();
-      } catch (const pqxx::unique_violation&) {
-        // A repeat: the match id is taken (a concurrent twin waited on it until it committed).
-        if (locking) tx.exec("ROLLBACK");
-        repeat = true;
-        return absl::OkStatus();
-      } catch (...) {
-        // Leave the connection outside any transaction before the pool sees the error.
-        if (locking) {
-          try {
-            tx.exec("ROLLBACK");
-          } catch (...) {
-          }
-        }
-        throw;
-      }
-    });
-    if (status.ok() && repeat) {
-      auto stored = StoredAnswer(canonical, request_sha256);
-      if (absl::IsNotFound(stored.status())) continue;  // the twin rolled back: try again
-      if (!stored.ok()) return stored.status();
-      recorded.response = std::move(stored).value();
-      recorded.inserted = false;
-      return recorded;
-    }
-    if (!common::IsRetryable(status)) break;
-  }
-  if (!status.ok()) return status;
-  return recorded;
 }
 
 absl::StatusOr<std::vector<std::pair<v1::Rating, StoredRating>>> RatingStore::GetRatings(

@@ -1,36 +1,21 @@
 #ifndef KAHVE_SERVICES_RATING_RATING_STORE_H_
 #define KAHVE_SERVICES_RATING_RATING_STORE_H_
 
-// The rating service's tables (migrations/0001_rating.sql): every SQL statement of the service,
-// each a named constant atop rating_store.cc. libpqxx stays inside; callers get absl::Status.
+// The rating service's reads (migrations/0001_rating.sql), each statement a named constant atop
+// rating_store.cc; the writes are MatchWriter's. libpqxx stays inside; callers get absl::Status.
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "kahve/v1/rating.pb.h"
 #include "services/common/pg_pool.h"
 #include "services/rating/match_rater.h"
 
 namespace kahve::rating {
-
-// Computes a match's rating changes from its players' current ratings (player id -> rating;
-// a player never rated is absent).
-using RateFunction = std::function<absl::StatusOr<std::vector<v1::RatingChange>>(
-    const v1::RecordMatchRequest& canonical,
-    const absl::flat_hash_map<std::string, StoredRating>& current)>;
-
-// A validated match waiting to be recorded.
-struct PendingMatch {
-  v1::RecordMatchRequest canonical;
-  std::string request_sha256;  // of the canonical request: repeats must match it
-  bool rated = false;
-};
 
 struct LeaderboardRow {
   std::string player_id;
@@ -63,20 +48,6 @@ class RatingStore {
 
   // The statements every pooled connection prepares.
   static std::vector<std::pair<std::string, std::string>> PreparedStatements();
-
-  // Stores the match and, when rated, applies `rate`'s changes, in one transaction (retried on a
-  // serialization failure or a concurrent insert of the same match). A match id already stored
-  // with the same `request_sha256` returns the stored answer and changes nothing; with another,
-  // AlreadyExists.
-  struct Recorded {
-    v1::RecordMatchResponse response;
-    bool inserted = false;  // false: an identical repeat, answered from the stored record
-  };
-  absl::StatusOr<Recorded> RecordMatch(const PendingMatch& match, const RateFunction& rate);
-
-  // The answer to a repeat of a stored match (see RecordMatch); NotFound when none is stored.
-  absl::StatusOr<v1::RecordMatchResponse> StoredAnswer(const v1::RecordMatchRequest& canonical,
-                                                       const std::string& request_sha256);
 
   // Every stored rating of the players, filtered by ruleset ("" any) and mode (0 any).
   absl::StatusOr<std::vector<std::pair<v1::Rating, StoredRating>>> GetRatings(

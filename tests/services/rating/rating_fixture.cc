@@ -11,6 +11,8 @@ RatingServer::RatingServer(const std::string& url, int provisional_games,
   pool_settings.url = url;
   pool_settings.size = 4;
   pool_settings.prepared = RatingStore::PreparedStatements();
+  for (auto& statement : MatchWriter::PreparedStatements())
+    pool_settings.prepared.push_back(std::move(statement));
   pool_settings.name = "rating";
   pool_ = std::make_unique<common::PgPool>(pool_settings, &metrics_.registry());
   store_ = std::make_unique<RatingStore>(pool_.get());
@@ -18,7 +20,7 @@ RatingServer::RatingServer(const std::string& url, int provisional_games,
   rating_metrics_ = std::make_unique<RatingMetrics>(metrics_.registry());
   service_ = std::make_unique<RatingService>(
       RatingServiceSettings{.provisional_games = provisional_games, .page_token_key = "test-key"},
-      store_.get(), authenticator_.get(), workers_.get(), rating_metrics_.get());
+      pool_.get(), store_.get(), authenticator_.get(), workers_.get(), rating_metrics_.get());
   common::ServerSettings settings;
   settings.host = "127.0.0.1";
   settings.metrics_host = "127.0.0.1";

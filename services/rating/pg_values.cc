@@ -1,0 +1,39 @@
+#include "services/rating/pg_values.h"
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_format.h"
+
+namespace kahve::rating {
+
+std::string Number(double value) { return absl::StrFormat("%.17g", value); }
+
+std::string TextArray(const std::vector<std::string>& items) {
+  return ArrayLiteral(items, [](const std::string& item) {
+    std::string quoted = "\"";
+    for (const char c : item) {
+      if (c == '"' || c == '\\') quoted.push_back('\\');
+      quoted.push_back(c);
+    }
+    quoted.push_back('"');
+    return quoted;
+  });
+}
+
+std::string Hex(const std::string& bytes) { return absl::BytesToHexString(bytes); }
+
+absl::Status ParseRecord(const pqxx::field& field, v1::MatchRecord* record) {
+  const pqxx::binarystring bytes(field);
+  if (!record->ParseFromString(bytes.str()))
+    return absl::DataLossError("stored match record unreadable");
+  return absl::OkStatus();
+}
+
+v1::RecordMatchResponse ResponseOf(const v1::MatchRecord& record) {
+  v1::RecordMatchResponse response;
+  response.set_match_id(record.match_id());
+  response.set_rated(record.rated());
+  *response.mutable_changes() = record.changes();
+  return response;
+}
+
+}  // namespace kahve::rating
