@@ -1,0 +1,117 @@
+#include "services/table/event_log.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/hash/hash.h"
+#include "prometheus/histogram.h"
+#include "prometheus/registry.h"
+#include "services/common/metrics.h"
+#include "services/table/log_writer.h"
+#include "services/table/table_queries.h"
+
+namespace kahve::table {
+namespace {
+
+// Powers of two up to the largest batch.
+const prometheus::Histogram::BucketBoundaries& BatchSizeBuckets() {
+  static const auto* buckets =
+      new prometheus::Histogram::BucketBoundaries{1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+  return *buckets;
+}
+
+}  // namespace
+
+EventLog::EventLog(EventLogSettings settings, common::PgPool& pool, prometheus::Registry& registry)
+    : settings_(std::move(settings)), pool_(pool) {
+  prometheus::Histogram& commit_seconds =
+      prometheus::BuildHistogram()
+          .Name("kahve_event_log_commit_seconds")
+          .Help("Time to write and commit one batch of table log writes (successful attempts).")
+          .Register(registry)
+          .Add({}, common::LatencyBuckets());
+  prometheus::Histogram& batch_size =
+      prometheus::BuildHistogram()
+          .Name("kahve_event_log_batch_size")
+          .Help("Table log writes per commit (group commit across tables).")
+          .Register(registry)
+          .Add({}, BatchSizeBuckets());
+  const int writers = std::max(1, settings_.writers);
+  for (int i = 0; i < writers; ++i) {
+    writers_.push_back(std::make_unique<LogWriter>(LogWriterSettings{
+        .url = settings_.url,
+        .host_id = settings_.host_id,
+        .index = i,
+        .max_batch = settings_.max_batch,
+        .retry_initial_backoff = settings_.retry_initial_backoff,
+        .retry_max_backoff = settings_.retry_max_backoff,
+        .stop_flush_timeout = settings_.shutdown_flush_timeout,
+        .commit_seconds = &commit_seconds,
+        .batch_size = &batch_size,
+    }));
+  }
+}
+
+EventLog::~EventLog() { Shutdown(); }
+
+void EventLog::CreateTable(TableRow row, std::string created_entry_bytes, Done done) {
+  row.host_id = settings_.host_id;
+  row.last_seq = 0;
+  row.finished_us.reset();
+  LogWriter& writer = WriterFor(row.table_id);
+  std::string table_id = row.table_id;
+  writer.Enqueue(LogWrite{.table_id = std::move(table_id),
+                          .seq = 0,
+                          .entry = std::move(created_entry_bytes),
+                          .created = std::move(row),
+                          .done = std::move(done)});
+}
+
+void EventLog::Append(std::string table_id, uint64_t seq, std::string entry_bytes,
+                      std::optional<Finished> finished, Done done) {
+  LogWriter& writer = WriterFor(table_id);
+  writer.Enqueue(LogWrite{.table_id = std::move(table_id),
+                          .seq = static_cast<int64_t>(seq),
+                          .entry = std::move(entry_bytes),
+                          .finished = std::move(finished),
+                          .done = std::move(done)});
+}
+
+void EventLog::Shutdown() {
+  // Stopping flags every writer first, then joins, so the writers flush in parallel.
+  for (const std::unique_ptr<LogWriter>& writer : writers_) writer->BeginStop();
+  for (const std::unique_ptr<LogWriter>& writer : writers_) writer->Stop();
+}
+
+int64_t EventLog::PendingWrites() const {
+  int64_t pending = 0;
+  for (const std::unique_ptr<LogWriter>& writer : writers_) pending += writer->Pending();
+  return pending;
+}
+
+absl::StatusOr<std::vector<StoredTable>> EventLog::LoadUnfinished(const std::string& host_id) {
+  return LoadUnfinishedTables(pool_, host_id);
+}
+
+absl::StatusOr<StoredTable> EventLog::LoadTable(const std::string& table_id) {
+  return LoadStoredTable(pool_, table_id);
+}
+
+absl::Status EventLog::Heartbeat(const std::string& host_id, const std::string& endpoint,
+                                 int live_tables, bool draining) {
+  return UpsertHost(pool_, HostRow{.host_id = host_id,
+                                   .endpoint = endpoint,
+                                   .live_tables = live_tables,
+                                   .draining = draining});
+}
+
+absl::StatusOr<std::vector<HostRow>> EventLog::LiveHosts(absl::Duration max_age) {
+  return HostsSeenWithin(pool_, max_age);
+}
+
+LogWriter& EventLog::WriterFor(const std::string& table_id) {
+  if (writers_.size() == 1) return *writers_.front();
+  return *writers_[absl::Hash<std::string>{}(table_id) % writers_.size()];
+}
+
+}  // namespace kahve::table

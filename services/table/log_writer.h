@@ -1,0 +1,96 @@
+#ifndef KAHVE_SERVICES_TABLE_LOG_WRITER_H_
+#define KAHVE_SERVICES_TABLE_LOG_WRITER_H_
+
+// One group-commit thread of the event log: it owns a queue and a database connection, takes
+// everything queued (up to a batch limit) while the previous batch commits, writes it in one
+// transaction, then tells every write's caller, in queue order. A failed commit is retried with
+// the same batch until it succeeds: the callers have applied the writes in memory already.
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+#include "pqxx/pqxx"
+#include "services/table/log_batch.h"
+
+namespace prometheus {
+class Histogram;
+}
+
+namespace kahve::table {
+
+struct LogWriterSettings {
+  std::string url;
+  std::string host_id;
+  // Writers are numbered for the logs.
+  int index = 0;
+  int max_batch = 512;
+  absl::Duration retry_initial_backoff = absl::Milliseconds(20);
+  absl::Duration retry_max_backoff = absl::Seconds(1);
+  // After Stop, how long a database that is away may delay the flush before the remaining writes
+  // fail with Unavailable (the process is going down; waiting forever would hang it).
+  absl::Duration stop_flush_timeout = absl::Seconds(10);
+  prometheus::Histogram* commit_seconds = nullptr;
+  prometheus::Histogram* batch_size = nullptr;
+};
+
+class LogWriter {
+ public:
+  // Starts the thread; connects on the first batch.
+  explicit LogWriter(LogWriterSettings settings);
+  // Stop().
+  ~LogWriter();
+  LogWriter(const LogWriter&) = delete;
+  LogWriter& operator=(const LogWriter&) = delete;
+
+  // Queues a write; after Stop, tells its caller Unavailable at once, on the calling thread.
+  void Enqueue(LogWrite write);
+  // Refuses new writes and starts the flush clock; the thread keeps committing what is queued.
+  void BeginStop();
+  // BeginStop, then waits until everything queued is committed and the thread has ended.
+  // Idempotent.
+  void Stop();
+  // Writes queued or committing.
+  int64_t Pending() const;
+
+ private:
+  // How one commit attempt went.
+  struct Attempt {
+    absl::Status status;
+    // The data was refused (SQLSTATE class 22 or 23): the same batch would fail again.
+    bool data_error = false;
+  };
+
+  void Run();
+  // The outcomes of `batch`, committed with retries (or Unavailable once stopped for too long).
+  std::vector<absl::Status> Commit(absl::Span<const LogWrite> batch);
+  // One write per transaction, so a write the database refuses fails alone.
+  std::vector<absl::Status> CommitOneByOne(absl::Span<const LogWrite> batch);
+  Attempt TryCommit(absl::Span<const LogWrite> batch, std::vector<absl::Status>* outcomes);
+  bool FlushTimedOut() const;
+
+  const LogWriterSettings settings_;
+  // Used by the writer thread only.
+  std::unique_ptr<pqxx::connection> connection_;
+
+  mutable absl::Mutex mu_;
+  std::deque<LogWrite> queue_ ABSL_GUARDED_BY(mu_);
+  int64_t committing_ ABSL_GUARDED_BY(mu_) = 0;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  absl::Time flush_deadline_ ABSL_GUARDED_BY(mu_) = absl::InfiniteFuture();
+
+  absl::Mutex join_mu_;
+  std::thread thread_ ABSL_GUARDED_BY(join_mu_);
+};
+
+}  // namespace kahve::table
+
+#endif  // KAHVE_SERVICES_TABLE_LOG_WRITER_H_

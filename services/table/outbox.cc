@@ -1,0 +1,142 @@
+#include "services/table/outbox.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "prometheus/gauge.h"
+#include "prometheus/registry.h"
+#include "services/common/logging.h"
+#include "services/table/pg_arrays.h"
+
+namespace kahve::table {
+namespace {
+
+// Stored errors are for people reading the table; a bounded length keeps rows small.
+constexpr size_t kMaxStoredError = 1000;
+
+const std::string& PickDueSql() {
+  static const std::string* sql = new std::string(
+      absl::StrCat("SELECT match_id, payload, attempts FROM table_outbox "
+                   "WHERE delivered_us IS NULL AND next_attempt_us <= ",
+                   kNowUsSql, " ORDER BY next_attempt_us LIMIT $1 FOR UPDATE SKIP LOCKED"));
+  return *sql;
+}
+
+const std::string& MarkDeliveredSql() {
+  static const std::string* sql = new std::string(
+      absl::StrCat("UPDATE table_outbox SET delivered_us = ", kNowUsSql,
+                   ", attempts = attempts + 1, last_error = NULL WHERE match_id = $1"));
+  return *sql;
+}
+
+const std::string& MarkFailedSql() {
+  static const std::string* sql = new std::string(
+      absl::StrCat("UPDATE table_outbox SET attempts = attempts + 1, next_attempt_us = ", kNowUsSql,
+                   " + $2, last_error = $3 WHERE match_id = $1"));
+  return *sql;
+}
+
+}  // namespace
+
+Outbox::Outbox(common::PgPool& pool, prometheus::Registry& registry, OutboxSettings settings)
+    : settings_(std::move(settings)),
+      pool_(pool),
+      pending_(&prometheus::BuildGauge()
+                    .Name("kahve_outbox_pending")
+                    .Help("Match results not yet acknowledged by the rating service.")
+                    .Register(registry)
+                    .Add({})) {}
+
+absl::Status Outbox::DeliverPending(const Send& send, int limit, int* picked) {
+  if (picked != nullptr) *picked = 0;
+  return pool_.Run([&](pqxx::connection& connection) {
+    // A pqxx::work: should anything throw, it rolls back and releases the row locks.
+    pqxx::work tx(connection);
+    const pqxx::result due = tx.exec_params(PickDueSql(), std::max(0, limit));
+    for (const pqxx::row& row : due) {
+      const std::string match_id = row[0].as<std::string>();
+      const int failures_before = row[2].as<int>();
+      const absl::Status sent = send(match_id, pqxx::binarystring(row[1]).str());
+      if (sent.ok()) {
+        tx.exec_params0(MarkDeliveredSql(), match_id);
+        continue;
+      }
+      const absl::Duration backoff = BackoffAfter(failures_before + 1);
+      common::LogWarning("outbox delivery failed", {{"match_id", match_id},
+                                                    {"attempts", int64_t{failures_before + 1}},
+                                                    {"retry_in_s", absl::ToDoubleSeconds(backoff)},
+                                                    {"error", sent.ToString()}});
+      tx.exec_params0(MarkFailedSql(), match_id, absl::ToInt64Microseconds(backoff),
+                      sent.ToString().substr(0, kMaxStoredError));
+    }
+    tx.commit();
+    if (picked != nullptr) *picked = static_cast<int>(due.size());
+    return absl::OkStatus();
+  });
+}
+
+absl::StatusOr<int64_t> Outbox::PendingCount() {
+  int64_t count = 0;
+  const absl::Status status = pool_.Run([&](pqxx::connection& connection) {
+    pqxx::nontransaction tx(connection);
+    count =
+        tx.exec1("SELECT count(*) FROM table_outbox WHERE delivered_us IS NULL")[0].as<int64_t>();
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  pending_->Set(static_cast<double>(count));
+  return count;
+}
+
+absl::Duration Outbox::BackoffAfter(int failures) {
+  // Doubling stops well before the multiplication could overflow.
+  const int doublings = std::clamp(failures - 1, 0, 30);
+  const absl::Duration base =
+      std::min(settings_.initial_backoff * std::ldexp(1.0, doublings), settings_.max_backoff);
+  double factor = 1;
+  if (settings_.jitter > 0) {
+    absl::MutexLock lock(&random_mu_);
+    factor = absl::Uniform(random_, 1 - settings_.jitter, 1 + settings_.jitter);
+  }
+  return std::min(base * factor, settings_.max_backoff);
+}
+
+OutboxRelay::OutboxRelay(Outbox& outbox, Outbox::Send send, absl::Duration interval,
+                         int batch_limit)
+    : outbox_(outbox),
+      send_(std::move(send)),
+      interval_(interval),
+      batch_limit_(std::max(1, batch_limit)) {
+  absl::MutexLock lock(&join_mu_);
+  thread_ = std::thread([this] { Run(); });
+}
+
+OutboxRelay::~OutboxRelay() { Stop(); }
+
+void OutboxRelay::Stop() {
+  absl::MutexLock lock(&join_mu_);
+  if (!stop_.HasBeenNotified()) stop_.Notify();
+  if (thread_.joinable()) thread_.join();
+}
+
+void OutboxRelay::Run() {
+  absl::Duration wait = absl::ZeroDuration();
+  while (!stop_.WaitForNotificationWithTimeout(wait)) {
+    int picked = 0;
+    const absl::Status delivered = outbox_.DeliverPending(send_, batch_limit_, &picked);
+    if (!delivered.ok()) {
+      common::LogError("outbox pass failed", {{"error", delivered.ToString()}});
+    }
+    const absl::StatusOr<int64_t> pending = outbox_.PendingCount();
+    if (!pending.ok()) {
+      common::LogError("outbox count failed", {{"error", pending.status().ToString()}});
+    }
+    // A full pass suggests more rows are due: go again at once.
+    wait = delivered.ok() && picked == batch_limit_ ? absl::ZeroDuration() : interval_;
+  }
+}
+
+}  // namespace kahve::table

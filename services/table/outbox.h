@@ -1,0 +1,98 @@
+#ifndef KAHVE_SERVICES_TABLE_OUTBOX_H_
+#define KAHVE_SERVICES_TABLE_OUTBOX_H_
+
+// The durable outbox of finished matches (table_outbox): EventLog writes a match's result in the
+// transaction that ends its table; Outbox hands pending results to the rating service's
+// RecordMatch until one is acknowledged, backing off after each failure. Delivery is at least once
+// (a send whose acknowledgement is not stored before a crash is sent again), which RecordMatch's
+// idempotence by match id makes exactly-once in effect.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <thread>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/random/random.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
+#include "services/common/pg_pool.h"
+
+namespace prometheus {
+class Gauge;
+class Registry;
+}  // namespace prometheus
+
+namespace kahve::table {
+
+struct OutboxSettings {
+  // The wait after the first failed attempt; it doubles with each further failure, up to
+  // max_backoff, then varies by +-jitter (a fraction) so hosts do not retry in lockstep.
+  absl::Duration initial_backoff = absl::Milliseconds(500);
+  absl::Duration max_backoff = absl::Seconds(60);
+  double jitter = 0.2;
+};
+
+class Outbox {
+ public:
+  // Hands one result (a serialized kahve.v1.RecordMatchRequest) to the rating service; OK once it
+  // is acknowledged.
+  using Send = std::function<absl::Status(const std::string& match_id, const std::string& payload)>;
+
+  // `pool` must outlive the outbox. Registers the gauge kahve_outbox_pending in `registry`.
+  Outbox(common::PgPool& pool, prometheus::Registry& registry, OutboxSettings settings = {});
+
+  // Sends up to `limit` results that are due, oldest due first; marks each delivered on OK, or
+  // counts the attempt, stores the error and schedules the next attempt. The rows stay locked
+  // (FOR UPDATE SKIP LOCKED) until the pass ends, so outboxes of several hosts never send the same
+  // row at once. Returns the database's failure, not the sends'; `*picked` (if given) gets how
+  // many rows were due and sent.
+  absl::Status DeliverPending(const Send& send, int limit, int* picked = nullptr);
+
+  // Results not yet delivered; also sets kahve_outbox_pending.
+  absl::StatusOr<int64_t> PendingCount();
+
+  // The wait before the next attempt after `failures` failed ones (1 for the first), jitter
+  // included.
+  absl::Duration BackoffAfter(int failures);
+
+ private:
+  const OutboxSettings settings_;
+  common::PgPool& pool_;
+  prometheus::Gauge* pending_;
+  absl::Mutex random_mu_;
+  absl::BitGen random_ ABSL_GUARDED_BY(random_mu_);
+};
+
+// A thread that delivers the outbox every `interval` (at once again after a full pass) until
+// stopped, and keeps kahve_outbox_pending current.
+class OutboxRelay {
+ public:
+  OutboxRelay(Outbox& outbox, Outbox::Send send, absl::Duration interval = absl::Milliseconds(200),
+              int batch_limit = 32);
+  // Stop().
+  ~OutboxRelay();
+  OutboxRelay(const OutboxRelay&) = delete;
+  OutboxRelay& operator=(const OutboxRelay&) = delete;
+
+  // Ends the thread after the pass in progress. Idempotent.
+  void Stop();
+
+ private:
+  void Run();
+
+  Outbox& outbox_;
+  const Outbox::Send send_;
+  const absl::Duration interval_;
+  const int batch_limit_;
+  absl::Notification stop_;
+  absl::Mutex join_mu_;
+  std::thread thread_ ABSL_GUARDED_BY(join_mu_);
+};
+
+}  // namespace kahve::table
+
+#endif  // KAHVE_SERVICES_TABLE_OUTBOX_H_

@@ -1,0 +1,127 @@
+// What participants may see and who may act as which seat: tokens, snapshots, resumed streams,
+// seat statuses, and the records kept once the game is over.
+
+#include "absl/strings/str_cat.h"
+#include "engine/core/registry.h"
+#include "services/table/seat_tokens.h"
+#include "services/table/table_session.h"
+
+namespace kahve::table {
+
+absl::StatusOr<int> TableSession::SeatOf(std::string_view seat_token) const {
+  if (seat_token.empty()) return engine::kSpectator;
+  const std::string digest = SeatTokenSha256(seat_token);
+  // Every seat is compared, so the time taken does not tell which seat came close.
+  int found = -1;
+  for (int index = 0; index < num_seats(); ++index) {
+    const bool same = SameDigest(digest, seats_[index].token_sha256);
+    if (same && !seats_[index].is_bot()) found = index;
+  }
+  if (found < 0) return absl::PermissionDeniedError("the seat token opens no seat at this table");
+  return found;
+}
+
+absl::Status TableSession::CheckPlayer(int seat, std::string_view subject) const {
+  if (seat == engine::kSpectator) return absl::OkStatus();
+  if (seat < 0 || seat >= num_seats()) {
+    return absl::InvalidArgumentError(absl::StrCat("seat ", seat, " is not a seat here"));
+  }
+  if (seats_[seat].is_bot() || seats_[seat].player_id != subject) {
+    return absl::PermissionDeniedError("the seat token belongs to another player");
+  }
+  return absl::OkStatus();
+}
+
+std::vector<v1::SeatStatus> TableSession::SeatStatuses() const {
+  std::vector<v1::SeatStatus> statuses;
+  const std::vector<int> to_act = game_->SeatsToAct();
+  for (int index = 0; index < num_seats(); ++index) {
+    const Seat& seat = seats_[index];
+    v1::SeatStatus& status = statuses.emplace_back();
+    status.set_seat(index);
+    status.set_player_id(seat.player_id);
+    if (seat.is_bot()) status.set_bot_kind(seat.bot_kind);
+    status.set_connected(seat.streams > 0);
+    status.set_away(seat.away);
+    status.set_resigned(seat.resigned);
+    // Only a turn the player is meant to play has a deadline worth showing.
+    const std::optional<absl::Time> deadline = TurnDeadline(index);
+    if (deadline.has_value() && !seat.away && !seat.resigned) {
+      *status.mutable_turn_deadline() = ToTimestamp(*deadline);
+    }
+  }
+  return statuses;
+}
+
+v1::TableUpdate TableSession::SnapshotFor(int seat) const {
+  v1::TableUpdate update;
+  update.set_seq(seq_);
+  *update.mutable_at() = ToTimestamp(last_at_);
+  v1::Snapshot* snapshot = update.mutable_snapshot();
+  *snapshot->mutable_view() = game_->View(seat);
+  for (v1::SeatStatus& status : SeatStatuses()) *snapshot->add_seats() = std::move(status);
+  *snapshot->mutable_options() = created_.options();
+  snapshot->set_seq(seq_);
+  snapshot->set_over(game_->IsOver());
+  if (game_->IsOver()) *snapshot->mutable_result() = game_->Result();
+  return update;
+}
+
+absl::StatusOr<std::optional<std::vector<v1::TableUpdate>>> TableSession::ResumeFor(
+    int seat, uint64_t after_seq) const {
+  if (after_seq > seq_) {
+    return absl::OutOfRangeError(
+        absl::StrCat("after_seq: ", after_seq, " is ahead of the table's seq ", seq_));
+  }
+  std::vector<v1::TableUpdate> updates;
+  if (after_seq == seq_) return updates;
+  // The ring holds consecutive seqs ending at seq_; the client needs after_seq + 1 onwards.
+  if (recent_.empty() || recent_.front().entry.seq() > after_seq + 1) return std::nullopt;
+  for (const AppliedEntry& applied : recent_) {
+    if (applied.entry.seq() > after_seq) updates.push_back(UpdateFor(applied, seat));
+  }
+  return updates;
+}
+
+std::vector<SeatOutcome> TableSession::SeatOutcomes() const {
+  std::vector<SeatOutcome> outcomes;
+  for (int index = 0; index < num_seats(); ++index) {
+    const Seat& seat = seats_[index];
+    SeatOutcome& outcome = outcomes.emplace_back();
+    outcome.seat = index;
+    outcome.player_id = seat.player_id;
+    outcome.bot_seat = seat.is_bot();
+    outcome.resigned = seat.resigned;
+    outcome.away_at_end = seat.away;
+    outcome.human_moves = seat.human_moves;
+    outcome.bot_moves = seat.bot_moves;
+  }
+  return outcomes;
+}
+
+v1::TableSummary TableSession::Summary() const {
+  v1::TableSummary summary;
+  summary.set_table_id(table_id());
+  summary.set_match_id(match_id());
+  absl::StatusOr<const engine::Ruleset*> ruleset = engine::RulesetOf(game_->settings());
+  if (ruleset.ok()) summary.set_ruleset(std::string((*ruleset)->id));
+  for (v1::SeatStatus& status : SeatStatuses()) *summary.add_seats() = std::move(status);
+  summary.set_seq(seq_);
+  summary.set_over(game_->IsOver());
+  *summary.mutable_created_at() = ToTimestamp(created_at_);
+  return summary;
+}
+
+v1::Replay TableSession::ReplayRecord() const {
+  v1::Replay replay;
+  replay.set_table_id(table_id());
+  replay.set_match_id(match_id());
+  *replay.mutable_settings() = game_->settings();
+  *replay.mutable_deal() = game_->deal();
+  for (const v1::ReplayMove& move : moves_) *replay.add_moves() = move;
+  if (game_->IsOver()) *replay.mutable_result() = game_->Result();
+  *replay.mutable_seats() = created_.seats();
+  return replay;
+}
+
+}  // namespace kahve::table

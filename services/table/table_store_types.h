@@ -1,0 +1,58 @@
+#ifndef KAHVE_SERVICES_TABLE_TABLE_STORE_TYPES_H_
+#define KAHVE_SERVICES_TABLE_TABLE_STORE_TYPES_H_
+
+// The rows of the table service's storage (migrations/0004_table.sql), as the event log writes
+// and reads them. Times are microseconds since the Unix epoch.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+
+namespace kahve::table {
+
+// A row of table_tables.
+struct TableRow {
+  std::string table_id;
+  // Ignored by EventLog::CreateTable, which writes its own host id.
+  std::string host_id;
+  std::string match_id;
+  std::string ruleset;
+  int64_t created_us = 0;
+  std::optional<int64_t> finished_us;
+  int64_t last_seq = 0;
+};
+
+// A table and its whole log: entries[i] is the entry with seq i (entries[0], the creation).
+struct StoredTable {
+  TableRow row;
+  std::vector<std::string> entries;
+};
+
+// The end of a game, written with the table's last entry: the table is marked finished and the
+// result queued in the outbox for the rating service.
+struct Finished {
+  int64_t finished_us = 0;
+  std::string match_id;
+  // A serialized kahve.v1.RecordMatchRequest.
+  std::string record_match_request_bytes;
+};
+
+// A row of table_hosts.
+struct HostRow {
+  std::string host_id;
+  std::string endpoint;
+  int live_tables = 0;
+  int64_t heartbeat_us = 0;
+  bool draining = false;
+};
+
+// Told the outcome of a write once it is durably committed (OK) or refused.
+using Done = std::function<void(absl::Status)>;
+
+}  // namespace kahve::table
+
+#endif  // KAHVE_SERVICES_TABLE_TABLE_STORE_TYPES_H_

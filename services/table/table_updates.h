@@ -1,0 +1,37 @@
+#ifndef KAHVE_SERVICES_TABLE_TABLE_UPDATES_H_
+#define KAHVE_SERVICES_TABLE_TABLE_UPDATES_H_
+
+// What a table sends each participant: log entries turned into TableUpdates, filtered so that no
+// recipient ever receives another seat's private events.
+
+#include <optional>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "google/protobuf/timestamp.pb.h"
+#include "kahve/v1/engine.pb.h"
+#include "kahve/v1/table.pb.h"
+
+namespace kahve::table {
+
+// A log entry the session has applied, with what applying it caused.
+struct AppliedEntry {
+  // The record to persist (and, once durable, to broadcast).
+  v1::TableLogEntry entry;
+  // Every event of a move, for every audience; empty for a seat change. Never send these
+  // unfiltered: UpdateFor does the filtering.
+  std::vector<v1::Event> events;
+  // Set when the entry ended the game.
+  std::optional<v1::Result> result;
+};
+
+// The update `recipient` (a seat, or engine::kSpectator) receives for `applied`: a MoveApplied with
+// only the events it may see (engine::IsVisibleTo), or the SeatChange as it is.
+v1::TableUpdate UpdateFor(const AppliedEntry& applied, int recipient);
+
+google::protobuf::Timestamp ToTimestamp(absl::Time time);
+absl::Time FromTimestamp(const google::protobuf::Timestamp& timestamp);
+
+}  // namespace kahve::table
+
+#endif  // KAHVE_SERVICES_TABLE_TABLE_UPDATES_H_

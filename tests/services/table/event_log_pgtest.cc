@@ -1,0 +1,293 @@
+#include <atomic>
+#include <future>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "prometheus/registry.h"
+#include "services/table/event_log.h"
+#include "tests/services/table/table_store_test_util.h"
+#include "tests/support/pg_test_env.h"
+
+namespace kahve::table {
+namespace {
+
+using ::kahve::table::testing::Await;
+using ::kahve::table::testing::Awaitable;
+using ::kahve::table::testing::CountOf;
+using ::kahve::table::testing::HistogramOf;
+using ::kahve::table::testing::Query;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+// Entries are opaque bytes: these carry NUL and high bytes, which must survive the round trip.
+std::string EntryBytes(const std::string& table_id, int64_t seq) {
+  return absl::StrCat(table_id, std::string("\0\xff", 2), seq);
+}
+
+TableRow Row(const std::string& table_id, const std::string& match_id) {
+  return TableRow{.table_id = table_id,
+                  .match_id = match_id,
+                  .ruleset = "liars_dice",
+                  .created_us = 1'700'000'000'000'000};
+}
+
+class EventLogTest : public kahve::testing::PgTest {
+ protected:
+  std::unique_ptr<common::PgPool> NewPool() {
+    return std::make_unique<common::PgPool>(
+        common::PgPoolSettings{.url = url(), .size = 2, .name = "table"}, &registry_);
+  }
+  EventLogSettings Settings(const std::string& host_id, int writers = 1) const {
+    return EventLogSettings{.url = url(), .host_id = host_id, .writers = writers};
+  }
+  absl::Status Create(EventLog& log, const std::string& table_id, const std::string& match_id) {
+    auto [done, outcome] = Awaitable();
+    log.CreateTable(Row(table_id, match_id), EntryBytes(table_id, 0), done);
+    return Await(outcome);
+  }
+  absl::Status Append(EventLog& log, const std::string& table_id, int64_t seq,
+                      std::optional<Finished> finished = std::nullopt) {
+    auto [done, outcome] = Awaitable();
+    log.Append(table_id, seq, EntryBytes(table_id, seq), std::move(finished), done);
+    return Await(outcome);
+  }
+
+  // 8 threads, 5 tables each, 50 moves per table; a thread appends one move to each of its tables,
+  // then waits for the five acknowledgements, as tables waiting for durability would. Checks in
+  // the acknowledgement itself that the entry is in the database.
+  void AppendConcurrently(int writers) {
+    constexpr int kThreads = 8, kTablesPerThread = 5, kMoves = 50;
+    auto pool = NewPool();
+    EventLog log(Settings("host-a", writers), *pool, registry_);
+    for (int t = 0; t < kThreads * kTablesPerThread; ++t) {
+      ASSERT_TRUE(Create(log, absl::StrCat("t", t), absl::StrCat("m", t)).ok());
+    }
+    absl::Mutex checker_mu;
+    pqxx::connection checker(url());
+    std::atomic<int> acknowledged = 0, missing_at_ack = 0;
+    std::vector<std::thread> threads;
+    for (int thread = 0; thread < kThreads; ++thread) {
+      threads.emplace_back([&, thread] {
+        for (int seq = 1; seq <= kMoves; ++seq) {
+          std::vector<std::future<absl::Status>> outcomes;
+          for (int i = 0; i < kTablesPerThread; ++i) {
+            const std::string table_id = absl::StrCat("t", thread * kTablesPerThread + i);
+            auto [done, outcome] = Awaitable();
+            log.Append(table_id, seq, EntryBytes(table_id, seq), std::nullopt,
+                       [&, done = done, table_id, seq](absl::Status status) {
+                         absl::MutexLock lock(&checker_mu);
+                         pqxx::nontransaction tx(checker);
+                         if (tx.exec_params("SELECT 1 FROM table_log WHERE table_id = $1 AND "
+                                            "seq = $2",
+                                            table_id, seq)
+                                 .empty()) {
+                           ++missing_at_ack;
+                         }
+                         ++acknowledged;
+                         done(std::move(status));
+                       });
+            outcomes.push_back(std::move(outcome));
+          }
+          for (auto& outcome : outcomes) EXPECT_TRUE(Await(outcome).ok());
+        }
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    log.Shutdown();
+    EXPECT_EQ(acknowledged, kThreads * kTablesPerThread * kMoves);
+    EXPECT_EQ(missing_at_ack, 0);
+    for (int t = 0; t < kThreads * kTablesPerThread; ++t) {
+      const std::string table_id = absl::StrCat("t", t);
+      const absl::StatusOr<StoredTable> stored = log.LoadTable(table_id);
+      ASSERT_TRUE(stored.ok()) << stored.status();
+      EXPECT_EQ(stored->row.last_seq, kMoves);
+      ASSERT_EQ(stored->entries.size(), kMoves + 1);
+      for (int seq = 0; seq <= kMoves; ++seq) {
+        EXPECT_EQ(stored->entries[seq], EntryBytes(table_id, seq));
+      }
+    }
+    const prometheus::ClientMetric::Histogram batches =
+        HistogramOf(registry_, "kahve_event_log_batch_size");
+    const int writes = kThreads * kTablesPerThread * (kMoves + 1);
+    EXPECT_EQ(batches.sample_sum, writes);
+    // Grouped: far fewer commits than writes.
+    EXPECT_LT(batches.sample_count * 2, static_cast<uint64_t>(writes));
+    std::cout << "writers " << writers << ": " << writes << " writes in " << batches.sample_count
+              << " commits\n";
+    EXPECT_GT(HistogramOf(registry_, "kahve_event_log_commit_seconds").sample_count, 0);
+  }
+
+  prometheus::Registry registry_;
+};
+
+TEST_F(EventLogTest, ConcurrentAppendsLandInOrderAndAreGrouped) { AppendConcurrently(1); }
+
+TEST_F(EventLogTest, SeveralWritersKeepEachTablesOrder) { AppendConcurrently(3); }
+
+TEST_F(EventLogTest, ReusedMatchIdIsRefusedAndTheRestOfTheBatchCommits) {
+  auto pool = NewPool();
+  EventLog log(Settings("host-a"), *pool, registry_);
+  ASSERT_TRUE(Create(log, "a", "match-1").ok());
+  const double commits_before = HistogramOf(registry_, "kahve_event_log_batch_size").sample_count;
+  // The first write's acknowledgement holds the writer thread, so the others queue up and go in
+  // one batch (with the first, or right after it).
+  absl::Notification release;
+  log.Append("a", 1, EntryBytes("a", 1), std::nullopt,
+             [&](absl::Status) { release.WaitForNotification(); });
+  auto [reuse_done, reuse] = Awaitable();
+  log.CreateTable(Row("b", "match-1"), EntryBytes("b", 0), reuse_done);
+  auto [fresh_done, fresh] = Awaitable();
+  log.CreateTable(Row("c", "match-2"), EntryBytes("c", 0), fresh_done);
+  auto [twin_done, twin] = Awaitable();
+  log.CreateTable(Row("d", "match-2"), EntryBytes("d", 0), twin_done);
+  auto [move_done, move] = Awaitable();
+  log.Append("a", 2, EntryBytes("a", 2), std::nullopt, move_done);
+  release.Notify();
+
+  const absl::Status reused = Await(reuse);
+  EXPECT_EQ(reused.code(), absl::StatusCode::kAlreadyExists) << reused;
+  EXPECT_THAT(reused.message(), HasSubstr("table a"));
+  EXPECT_EQ(ExistingTableIdOf(reused), "a");
+  EXPECT_TRUE(Await(fresh).ok());
+  const absl::Status twinned = Await(twin);
+  EXPECT_EQ(twinned.code(), absl::StatusCode::kAlreadyExists) << twinned;
+  EXPECT_EQ(ExistingTableIdOf(twinned), "c");
+  EXPECT_TRUE(Await(move).ok());
+  EXPECT_LE(HistogramOf(registry_, "kahve_event_log_batch_size").sample_count - commits_before, 2);
+
+  EXPECT_EQ(CountOf(url(), "SELECT count(*) FROM table_tables WHERE table_id IN ('b', 'd')"), 0);
+  EXPECT_EQ(CountOf(url(), "SELECT count(*) FROM table_log WHERE table_id IN ('b', 'd')"), 0);
+  EXPECT_EQ(CountOf(url(), "SELECT count(*) FROM table_log WHERE table_id = 'c'"), 1);
+  EXPECT_EQ(CountOf(url(), "SELECT last_seq FROM table_tables WHERE table_id = 'a'"), 2);
+}
+
+TEST_F(EventLogTest, RepeatedWritesAreIdempotentAndConflictsAreRefused) {
+  auto pool = NewPool();
+  EventLog log(Settings("host-a"), *pool, registry_);
+  ASSERT_TRUE(Create(log, "a", "match-1").ok());
+  ASSERT_TRUE(Append(log, "a", 1).ok());
+  // The same creation or entry again, as after a commit whose reply was lost: success.
+  EXPECT_TRUE(Create(log, "a", "match-1").ok());
+  EXPECT_TRUE(Append(log, "a", 1).ok());
+  // The same table id for another match, or other bytes at a written seq: refused.
+  EXPECT_EQ(Create(log, "a", "match-9").code(), absl::StatusCode::kAlreadyExists);
+  auto [done, outcome] = Awaitable();
+  log.Append("a", 1, "other bytes", std::nullopt, done);
+  const absl::Status conflict = Await(outcome);
+  EXPECT_EQ(conflict.code(), absl::StatusCode::kAlreadyExists) << conflict;
+  EXPECT_THAT(conflict.message(), HasSubstr("seq 1 of table a"));
+  EXPECT_EQ(Append(log, "nowhere", 1).code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(CountOf(url(), "SELECT count(*) FROM table_log"), 2);
+}
+
+TEST_F(EventLogTest, FinishedMarksTheTableAndQueuesTheResultAtomically) {
+  auto pool = NewPool();
+  EventLog log(Settings("host-a"), *pool, registry_);
+  ASSERT_TRUE(Create(log, "a", "match-1").ok());
+  ASSERT_TRUE(Append(log, "a", 1).ok());
+  // A refused final entry finishes nothing.
+  auto [refused_done, refused] = Awaitable();
+  log.Append("a", 1, "other bytes",
+             Finished{.finished_us = 5, .match_id = "match-1", .record_match_request_bytes = "r"},
+             refused_done);
+  EXPECT_EQ(Await(refused).code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_EQ(CountOf(url(), "SELECT count(*) FROM table_outbox"), 0);
+
+  const std::string request("request\0bytes", 13);
+  ASSERT_TRUE(Append(log, "a", 2,
+                     Finished{.finished_us = 1'700'000'000'000'001,
+                              .match_id = "match-1",
+                              .record_match_request_bytes = request})
+                  .ok());
+  const pqxx::result table =
+      Query(url(), "SELECT finished_us, last_seq FROM table_tables WHERE table_id = 'a'");
+  EXPECT_EQ(table[0][0].as<int64_t>(), 1'700'000'000'000'001);
+  EXPECT_EQ(table[0][1].as<int64_t>(), 2);
+  const pqxx::result outbox =
+      Query(url(), "SELECT match_id, payload, attempts, delivered_us IS NULL FROM table_outbox");
+  ASSERT_EQ(outbox.size(), 1);
+  EXPECT_EQ(outbox[0][0].as<std::string>(), "match-1");
+  EXPECT_EQ(pqxx::binarystring(outbox[0][1]).str(), request);
+  EXPECT_EQ(outbox[0][2].as<int>(), 0);
+  EXPECT_TRUE(outbox[0][3].as<bool>());
+}
+
+TEST_F(EventLogTest, LoadUnfinishedReturnsTheHostsUnfinishedTablesInLogOrder) {
+  auto pool = NewPool();
+  EventLog host_a(Settings("host-a"), *pool, registry_);
+  EventLog host_b(Settings("host-b"), *pool, registry_);
+  ASSERT_TRUE(Create(host_a, "a1", "m1").ok());
+  ASSERT_TRUE(Create(host_a, "a2", "m2").ok());
+  ASSERT_TRUE(Create(host_b, "b1", "m3").ok());
+  for (int seq = 1; seq <= 12; ++seq) ASSERT_TRUE(Append(host_a, "a1", seq).ok());
+  ASSERT_TRUE(Append(host_a, "a2", 1, Finished{.finished_us = 9, .match_id = "m2"}).ok());
+  ASSERT_TRUE(Append(host_b, "b1", 1).ok());
+
+  const absl::StatusOr<std::vector<StoredTable>> unfinished = host_a.LoadUnfinished("host-a");
+  ASSERT_TRUE(unfinished.ok()) << unfinished.status();
+  ASSERT_EQ(unfinished->size(), 1);
+  const StoredTable& a1 = unfinished->front();
+  EXPECT_EQ(a1.row.table_id, "a1");
+  EXPECT_EQ(a1.row.host_id, "host-a");
+  EXPECT_EQ(a1.row.match_id, "m1");
+  EXPECT_EQ(a1.row.ruleset, "liars_dice");
+  EXPECT_FALSE(a1.row.finished_us.has_value());
+  ASSERT_EQ(a1.entries.size(), 13);
+  for (int seq = 0; seq <= 12; ++seq) EXPECT_EQ(a1.entries[seq], EntryBytes("a1", seq));
+
+  const absl::StatusOr<StoredTable> a2 = host_a.LoadTable("a2");
+  ASSERT_TRUE(a2.ok()) << a2.status();
+  EXPECT_EQ(a2->row.finished_us, 9);
+  EXPECT_THAT(a2->entries, ElementsAre(EntryBytes("a2", 0), EntryBytes("a2", 1)));
+  EXPECT_EQ(host_a.LoadTable("nowhere").status().code(), absl::StatusCode::kNotFound);
+
+  // A gap in a log is reported, not replayed around.
+  Query(url(), "DELETE FROM table_log WHERE table_id = 'a1' AND seq = 5");
+  const auto broken = host_a.LoadUnfinished("host-a");
+  EXPECT_EQ(broken.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_THAT(broken.status().message(), HasSubstr("a1"));
+}
+
+TEST_F(EventLogTest, HeartbeatsRegisterHostsForMatchmaking) {
+  auto pool = NewPool();
+  EventLog log(Settings("host-a"), *pool, registry_);
+  ASSERT_TRUE(log.Heartbeat("host-a", "10.0.0.1:50052", 3, false).ok());
+  ASSERT_TRUE(log.Heartbeat("host-b", "10.0.0.2:50052", 0, false).ok());
+  ASSERT_TRUE(log.Heartbeat("host-a", "10.0.0.1:50052", 4, true).ok());
+  absl::StatusOr<std::vector<HostRow>> hosts = log.LiveHosts(absl::Minutes(1));
+  ASSERT_TRUE(hosts.ok()) << hosts.status();
+  ASSERT_EQ(hosts->size(), 2);
+  EXPECT_EQ((*hosts)[0].host_id, "host-a");
+  EXPECT_EQ((*hosts)[0].live_tables, 4);
+  EXPECT_TRUE((*hosts)[0].draining);
+  EXPECT_EQ((*hosts)[1].endpoint, "10.0.0.2:50052");
+  EXPECT_FALSE((*hosts)[1].draining);
+  // A host whose heartbeat stopped drops out.
+  Query(url(),
+        "UPDATE table_hosts SET heartbeat_us = heartbeat_us - 120000000 "
+        "WHERE host_id = 'host-b'");
+  hosts = log.LiveHosts(absl::Minutes(1));
+  ASSERT_TRUE(hosts.ok()) << hosts.status();
+  ASSERT_EQ(hosts->size(), 1);
+  EXPECT_EQ((*hosts)[0].host_id, "host-a");
+}
+
+TEST_F(EventLogTest, WritesAfterShutdownAreRefused) {
+  auto pool = NewPool();
+  EventLog log(Settings("host-a"), *pool, registry_);
+  ASSERT_TRUE(Create(log, "a", "m").ok());
+  log.Shutdown();
+  EXPECT_EQ(Append(log, "a", 1).code(), absl::StatusCode::kUnavailable);
+  log.Shutdown();
+}
+
+}  // namespace
+}  // namespace kahve::table

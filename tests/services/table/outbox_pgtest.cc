@@ -1,0 +1,188 @@
+#include <atomic>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "prometheus/registry.h"
+#include "services/table/outbox.h"
+#include "tests/services/table/table_store_test_util.h"
+#include "tests/support/pg_test_env.h"
+
+namespace kahve::table {
+namespace {
+
+using ::kahve::table::testing::CountOf;
+using ::kahve::table::testing::GaugeOf;
+using ::kahve::table::testing::Query;
+using ::testing::HasSubstr;
+
+class OutboxTest : public kahve::testing::PgTest {
+ protected:
+  std::unique_ptr<common::PgPool> NewPool() {
+    return std::make_unique<common::PgPool>(
+        common::PgPoolSettings{.url = url(), .size = 2, .name = "outbox"}, &registry_);
+  }
+  // Queues `count` results, due now, as EventLog does when tables finish.
+  void QueueResults(int count) {
+    Query(url(), absl::StrCat("INSERT INTO table_outbox (match_id, payload, created_us, "
+                              "next_attempt_us) SELECT 'm' || n, ('\\x00ff'::bytea || "
+                              "convert_to(n::text, 'UTF8')), 0, 0 FROM generate_series(1, ",
+                              count, ") AS n"));
+  }
+  // Microseconds from now until the row's next attempt, by the database's clock.
+  int64_t DueInUs(const std::string& match_id) {
+    return CountOf(url(), absl::StrCat("SELECT next_attempt_us - (extract(epoch FROM "
+                                       "clock_timestamp()) * 1000000)::bigint FROM table_outbox "
+                                       "WHERE match_id = '",
+                                       match_id, "'"));
+  }
+
+  prometheus::Registry registry_;
+};
+
+TEST_F(OutboxTest, FailuresBackOffAndASuccessDeliversOnce) {
+  auto pool = NewPool();
+  Outbox outbox(*pool, registry_);
+  QueueResults(1);
+  ASSERT_EQ(*outbox.PendingCount(), 1);
+  EXPECT_EQ(GaugeOf(registry_, "kahve_outbox_pending"), 1);
+
+  int sends = 0;
+  std::string sent_payload;
+  auto failing = [&](const std::string&, const std::string& payload) {
+    ++sends;
+    sent_payload = payload;
+    return absl::UnavailableError("rating service down");
+  };
+  ASSERT_TRUE(outbox.DeliverPending(failing, 10).ok());
+  EXPECT_EQ(sends, 1);
+  EXPECT_EQ(sent_payload, std::string("\0\xff"
+                                      "1",
+                                      3));
+  pqxx::result row = Query(url(), "SELECT attempts, last_error FROM table_outbox");
+  EXPECT_EQ(row[0][0].as<int>(), 1);
+  EXPECT_THAT(row[0][1].as<std::string>(), HasSubstr("rating service down"));
+  // First retry in 0.5 s +-20%.
+  EXPECT_GT(DueInUs("m1"), 300'000);
+  EXPECT_LE(DueInUs("m1"), 600'000);
+  // Not due yet: not sent.
+  int picked = -1;
+  ASSERT_TRUE(outbox.DeliverPending(failing, 10, &picked).ok());
+  EXPECT_EQ(picked, 0);
+  EXPECT_EQ(sends, 1);
+
+  // Due again: the second failure waits twice as long.
+  Query(url(), "UPDATE table_outbox SET next_attempt_us = 0");
+  ASSERT_TRUE(outbox.DeliverPending(failing, 10).ok());
+  EXPECT_EQ(sends, 2);
+  EXPECT_GT(DueInUs("m1"), 700'000);
+  EXPECT_LE(DueInUs("m1"), 1'200'000);
+
+  Query(url(), "UPDATE table_outbox SET next_attempt_us = 0");
+  int delivered = 0;
+  auto succeeding = [&](const std::string& match_id, const std::string&) {
+    EXPECT_EQ(match_id, "m1");
+    ++delivered;
+    return absl::OkStatus();
+  };
+  ASSERT_TRUE(outbox.DeliverPending(succeeding, 10).ok());
+  ASSERT_TRUE(outbox.DeliverPending(succeeding, 10).ok());
+  Query(url(), "UPDATE table_outbox SET next_attempt_us = 0");
+  ASSERT_TRUE(outbox.DeliverPending(succeeding, 10).ok());
+  EXPECT_EQ(delivered, 1);
+  row = Query(url(), "SELECT attempts, last_error IS NULL, delivered_us > 0 FROM table_outbox");
+  EXPECT_EQ(row[0][0].as<int>(), 3);
+  EXPECT_TRUE(row[0][1].as<bool>());
+  EXPECT_TRUE(row[0][2].as<bool>());
+  EXPECT_EQ(*outbox.PendingCount(), 0);
+  EXPECT_EQ(GaugeOf(registry_, "kahve_outbox_pending"), 0);
+}
+
+TEST_F(OutboxTest, BackoffDoublesUpToItsCap) {
+  auto pool = NewPool();
+  Outbox exact(*pool, registry_, OutboxSettings{.jitter = 0});
+  EXPECT_EQ(exact.BackoffAfter(1), absl::Milliseconds(500));
+  EXPECT_EQ(exact.BackoffAfter(2), absl::Seconds(1));
+  EXPECT_EQ(exact.BackoffAfter(4), absl::Seconds(4));
+  EXPECT_EQ(exact.BackoffAfter(8), absl::Seconds(60));
+  EXPECT_EQ(exact.BackoffAfter(1000), absl::Seconds(60));
+  Outbox jittered(*pool, registry_);
+  for (int i = 0; i < 100; ++i) {
+    const absl::Duration backoff = jittered.BackoffAfter(3);
+    EXPECT_GE(backoff, absl::Milliseconds(1600));
+    EXPECT_LE(backoff, absl::Milliseconds(2400));
+    EXPECT_LE(jittered.BackoffAfter(100), absl::Seconds(60));
+  }
+}
+
+TEST_F(OutboxTest, TwoOutboxesNeverSendTheSameResultTwice) {
+  constexpr int kResults = 300;
+  QueueResults(kResults);
+  absl::Mutex mu;
+  std::map<std::string, int> sends;
+  auto send = [&](const std::string& match_id, const std::string&) {
+    {
+      absl::MutexLock lock(&mu);
+      ++sends[match_id];
+    }
+    absl::SleepFor(absl::Microseconds(200));  // so the two passes overlap
+    return absl::OkStatus();
+  };
+  std::vector<std::thread> hosts;
+  std::atomic<int> failures = 0;
+  for (int host = 0; host < 2; ++host) {
+    hosts.emplace_back([&] {
+      prometheus::Registry registry;
+      common::PgPool pool(common::PgPoolSettings{.url = url(), .size = 1}, &registry);
+      Outbox outbox(pool, registry);
+      int picked = 1;
+      while (picked > 0) {
+        if (!outbox.DeliverPending(send, 7, &picked).ok()) ++failures;
+      }
+    });
+  }
+  for (std::thread& host : hosts) host.join();
+  EXPECT_EQ(failures, 0);
+  EXPECT_EQ(sends.size(), kResults);
+  for (const auto& [match_id, count] : sends) EXPECT_EQ(count, 1) << match_id;
+  EXPECT_EQ(CountOf(url(), "SELECT count(*) FROM table_outbox WHERE delivered_us IS NULL"), 0);
+}
+
+TEST_F(OutboxTest, RelayDeliversInTheBackgroundUntilStopped) {
+  QueueResults(50);
+  auto pool = NewPool();
+  Outbox outbox(*pool, registry_);
+  std::atomic<int> sent = 0;
+  OutboxRelay relay(
+      outbox,
+      [&](const std::string&, const std::string&) {
+        ++sent;
+        return absl::OkStatus();
+      },
+      absl::Milliseconds(20), /*batch_limit=*/8);
+  const absl::Time deadline = absl::Now() + absl::Seconds(10);
+  while (sent < 50 && absl::Now() < deadline) absl::SleepFor(absl::Milliseconds(10));
+  EXPECT_EQ(sent, 50);
+  // The gauge follows within a pass or two.
+  while (GaugeOf(registry_, "kahve_outbox_pending") != 0 && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  EXPECT_EQ(GaugeOf(registry_, "kahve_outbox_pending"), 0);
+  relay.Stop();
+  Query(url(),
+        "INSERT INTO table_outbox (match_id, payload, created_us, next_attempt_us) "
+        "VALUES ('late', '', 0, 0)");
+  absl::SleepFor(absl::Milliseconds(100));
+  EXPECT_EQ(sent, 50);
+  relay.Stop();
+}
+
+}  // namespace
+}  // namespace kahve::table

@@ -1,0 +1,67 @@
+#ifndef KAHVE_TESTS_SERVICES_TABLE_TABLE_STORE_TEST_UTIL_H_
+#define KAHVE_TESTS_SERVICES_TABLE_TABLE_STORE_TEST_UTIL_H_
+
+// Helpers of the table store's tests: waiting for a write's outcome, reading the database
+// directly (the tests check the rows themselves, not only what the store says) and reading
+// metrics from a registry.
+
+#include <chrono>
+#include <future>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "pqxx/pqxx"
+#include "prometheus/registry.h"
+#include "services/table/table_store_types.h"
+
+namespace kahve::table::testing {
+
+// A Done and the future it fulfils; a second call would throw on the writer thread (and so abort
+// the test), which is what "called once" should cost.
+inline std::pair<Done, std::future<absl::Status>> Awaitable() {
+  auto promise = std::make_shared<std::promise<absl::Status>>();
+  std::future<absl::Status> future = promise->get_future();
+  return {[promise](absl::Status status) { promise->set_value(std::move(status)); },
+          std::move(future)};
+}
+
+// The outcome, or DeadlineExceeded when none comes within `seconds`.
+inline absl::Status Await(std::future<absl::Status>& future, int seconds = 30) {
+  if (future.wait_for(std::chrono::seconds(seconds)) != std::future_status::ready) {
+    return absl::DeadlineExceededError("no outcome in time");
+  }
+  return future.get();
+}
+
+// Runs `sql` on a connection of its own.
+inline pqxx::result Query(const std::string& url, const std::string& sql) {
+  pqxx::connection connection(url);
+  pqxx::nontransaction tx(connection);
+  return tx.exec(sql);
+}
+
+inline int64_t CountOf(const std::string& url, const std::string& sql) {
+  return Query(url, sql)[0][0].as<int64_t>();
+}
+
+// The unlabelled histogram `name` in `registry`.
+inline prometheus::ClientMetric::Histogram HistogramOf(prometheus::Registry& registry,
+                                                       const std::string& name) {
+  for (const prometheus::MetricFamily& family : registry.Collect()) {
+    if (family.name == name && !family.metric.empty()) return family.metric[0].histogram;
+  }
+  return {};
+}
+
+inline double GaugeOf(prometheus::Registry& registry, const std::string& name) {
+  for (const prometheus::MetricFamily& family : registry.Collect()) {
+    if (family.name == name && !family.metric.empty()) return family.metric[0].gauge.value;
+  }
+  return -1;
+}
+
+}  // namespace kahve::table::testing
+
+#endif  // KAHVE_TESTS_SERVICES_TABLE_TABLE_STORE_TEST_UTIL_H_
