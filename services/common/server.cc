@@ -73,7 +73,7 @@ absl::Status GrpcServer::Start() {
   return absl::OkStatus();
 }
 
-void GrpcServer::Shutdown() {
+void GrpcServer::Shutdown(const std::function<void()>& before_stop) {
   if (server_ == nullptr || shut_down_) return;
   shut_down_ = true;
   // Load balancers and clients watching health move away first; then new calls are refused and
@@ -81,6 +81,7 @@ void GrpcServer::Shutdown() {
   server_->GetHealthCheckService()->SetServingStatus(false);
   LogInfo("draining", {{"seconds", absl::ToDoubleSeconds(settings_.drain_period)}});
   absl::SleepFor(settings_.drain_period);
+  if (before_stop) before_stop();
   server_->Shutdown(absl::ToChronoTime(absl::Now() + settings_.shutdown_deadline));
   server_->Wait();
   LogInfo("server stopped");

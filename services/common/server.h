@@ -6,6 +6,7 @@
 // NOT_SERVING, wait the drain period, stop accepting and let in-flight calls finish until the
 // deadline, then return so main can flush and release what it owns, in reverse order of creation.
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,8 +43,10 @@ class GrpcServer {
   // Listens, reports every service SERVING; Internal when the port is taken.
   absl::Status Start();
   int port() const { return port_; }
-  // The shutdown sequence (see above). Safe to call more than once.
-  void Shutdown();
+  // The shutdown sequence (see above). `before_stop` (may be empty) runs after the drain period,
+  // before new calls are refused: a service ends its long-lived streams there, so in-flight calls
+  // can finish before the deadline. Safe to call more than once.
+  void Shutdown(const std::function<void()>& before_stop = nullptr);
 
  private:
   ServerSettings settings_;

@@ -4,6 +4,7 @@
 #include <openssl/rand.h>
 
 #include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
 #include "services/common/sha256.h"
 
 namespace kahve::table {
@@ -13,6 +14,11 @@ std::string NewSeatToken() {
   if (RAND_bytes(bytes, sizeof(bytes)) != 1) return "";
   return absl::WebSafeBase64Escape(
       std::string(reinterpret_cast<const char*>(bytes), sizeof(bytes)));
+}
+
+std::string DerivedSeatToken(std::string_view key, std::string_view table_id, int seat) {
+  return absl::WebSafeBase64Escape(
+      common::HmacSha256(key, absl::StrCat("kahve-seat-token/", std::string(table_id), "/", seat)));
 }
 
 std::string SeatTokenSha256(std::string_view token) { return common::Sha256Hex(token); }

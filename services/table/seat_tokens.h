@@ -13,6 +13,10 @@ namespace kahve::table {
 // Empty only if the CSPRNG fails; callers refuse to create the table then.
 std::string NewSeatToken();
 
+// The token of `seat` at `table_id`, derived from the host's secret `key` (HMAC-SHA256, base64url):
+// a retried CreateTable hands out the same tokens again, without any token being stored.
+std::string DerivedSeatToken(std::string_view key, std::string_view table_id, int seat);
+
 // The stored form of a token: SHA-256 in lowercase hex (64 characters).
 std::string SeatTokenSha256(std::string_view token);
 

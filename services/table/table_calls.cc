@@ -1,0 +1,221 @@
+// TableHost's calls from clients: moves, resignations, views and streams.
+
+#include "absl/strings/str_cat.h"
+#include "services/table/live_table.h"
+#include "services/table/table_host.h"
+
+namespace kahve::table {
+namespace {
+
+// A move's outcome label for kahve_moves_total.
+const char* Outcome(const PlayResult& result) {
+  if (result.status.ok()) return "accepted";
+  return result.rejection.has_value() ? "rejected" : "invalid";
+}
+
+}  // namespace
+
+absl::StatusOr<TableHost::TablePtr> TableHost::FindForCall(const std::string& table_id) const {
+  if (table_id.empty()) return absl::InvalidArgumentError("table_id: required");
+  TablePtr table = Find(table_id);
+  if (table == nullptr) return absl::NotFoundError(absl::StrCat("no table ", table_id, " here"));
+  return table;
+}
+
+absl::StatusOr<int> TableHost::SeatFor(const LiveTable& table, const common::Identity& caller,
+                                       const std::string& seat_token) const
+    ABSL_NO_THREAD_SAFETY_ANALYSIS {  // the caller holds table.mu
+  auto seat = table.session->SeatOf(seat_token);
+  if (!seat.ok()) return seat.status();
+  const absl::Status allowed = table.session->CheckPlayer(*seat, caller.subject);
+  if (!allowed.ok()) return allowed;
+  return seat;
+}
+
+void TableHost::Play(const common::Identity& caller, const v1::PlayRequest& request,
+                     absl::Time received, PlayDone done) {
+  auto found = FindForCall(request.table_id());
+  if (!found.ok()) {
+    done(found.status(), {}, std::nullopt);
+    return;
+  }
+  const TablePtr table = *found;
+  {
+    absl::MutexLock lock(&table->mu);
+    if (table->broken) {
+      done(absl::UnavailableError("the table is unavailable"), {}, std::nullopt);
+      return;
+    }
+    auto seat = SeatFor(*table, caller, request.seat_token());
+    if (!seat.ok()) {
+      done(seat.status(), {}, std::nullopt);
+      return;
+    }
+    if (!request.dry_run() && log_->PendingWrites() > settings_.max_pending_writes) {
+      done(absl::UnavailableError("the table host is overloaded; retry shortly"), {}, std::nullopt);
+      return;
+    }
+    PlayResult result = table->session->Play(
+        *seat, request.move(), request.request_id(),
+        request.has_expected_seq() ? std::optional<uint64_t>(request.expected_seq()) : std::nullopt,
+        request.dry_run(), absl::Now());
+    if (!request.dry_run() && !result.duplicate) {
+      metrics_->moves.Add({{"ruleset", table->ruleset}, {"outcome", Outcome(result)}}).Increment();
+    }
+    v1::PlayResponse response;
+    response.set_seq(result.seq);
+    for (v1::Event& event : result.events) *response.add_events() = std::move(event);
+    response.set_preview_truncated(result.preview_truncated);
+    if (!result.status.ok()) {
+      std::optional<v1::PlayRejection> rejection;
+      if (result.rejection.has_value()) {
+        rejection.emplace();
+        *rejection->mutable_rejection() = *result.rejection;
+        rejection->set_seq(result.seq);
+      }
+      done(result.status, {}, rejection);
+      return;
+    }
+    if (request.dry_run()) {
+      done(absl::OkStatus(), std::move(response), std::nullopt);
+      return;
+    }
+    if (result.applied.has_value()) {
+      Persist(table, *result.applied, [this, received, done, response](absl::Status status) {
+        if (status.ok()) {
+          metrics_->move_seconds.Observe(absl::ToDoubleSeconds(absl::Now() - received));
+        }
+        done(status, status.ok() ? response : v1::PlayResponse(), std::nullopt);
+      });
+    } else {
+      // A retry: answered once the original is durable.
+      WhenDurable(table, [done, response] { done(absl::OkStatus(), response, std::nullopt); });
+    }
+  }
+  Reschedule(table);
+}
+
+void TableHost::Resign(const common::Identity& caller, const v1::ResignRequest& request,
+                       std::function<void(absl::StatusOr<v1::ResignResponse>)> done) {
+  auto found = FindForCall(request.table_id());
+  if (!found.ok()) {
+    done(found.status());
+    return;
+  }
+  const TablePtr table = *found;
+  {
+    absl::MutexLock lock(&table->mu);
+    auto seat = SeatFor(*table, caller, request.seat_token());
+    if (!seat.ok()) {
+      done(seat.status());
+      return;
+    }
+    auto resigned = table->session->Resign(*seat, absl::Now());
+    if (!resigned.ok()) {
+      done(resigned.status());
+      return;
+    }
+    v1::ResignResponse response;
+    response.set_seq(resigned->seq);
+    if (resigned->applied.has_value()) {
+      Persist(table, *resigned->applied, [done, response](absl::Status status) {
+        if (status.ok()) {
+          done(response);
+        } else {
+          done(status);
+        }
+      });
+    } else {
+      WhenDurable(table, [done, response] { done(response); });
+    }
+  }
+  Reschedule(table);
+}
+
+void TableHost::GetView(const common::Identity& caller, const v1::GetViewRequest& request,
+                        std::function<void(absl::StatusOr<v1::GetViewResponse>)> done) {
+  auto found = FindForCall(request.table_id());
+  if (!found.ok()) {
+    done(found.status());
+    return;
+  }
+  const TablePtr table = *found;
+  absl::MutexLock lock(&table->mu);
+  auto seat = SeatFor(*table, caller, request.seat_token());
+  if (!seat.ok()) {
+    done(seat.status());
+    return;
+  }
+  WhenDurable(table, [table, seat = *seat, done]() ABSL_NO_THREAD_SAFETY_ANALYSIS {
+    v1::GetViewResponse response;
+    *response.mutable_view() = table->session->game().View(seat);
+    response.set_seq(table->session->seq());
+    for (v1::SeatStatus& status : table->session->SeatStatuses()) {
+      *response.add_seats() = std::move(status);
+    }
+    done(std::move(response));
+  });
+}
+
+absl::Status TableHost::Connect(const common::Identity& caller, const v1::ConnectRequest& request,
+                                UpdateStream* stream) {
+  auto found = FindForCall(request.table_id());
+  if (!found.ok()) return found.status();
+  const TablePtr table = *found;
+  {
+    absl::MutexLock lock(&table->mu);
+    if (table->broken) return absl::UnavailableError("the table is unavailable");
+    auto seat = SeatFor(*table, caller, request.seat_token());
+    if (!seat.ok()) return seat.status();
+    stream->set_seat(*seat);
+    if (request.has_after_seq() && request.after_seq() > table->session->seq()) {
+      return absl::OutOfRangeError(absl::StrCat("after_seq ", request.after_seq(),
+                                                " is ahead of the table (seq ",
+                                                table->session->seq(), ")"));
+    }
+    if (request.has_after_seq()) stream->after_seq = request.after_seq();
+    table->streams.push_back(stream);
+    metrics_->streams_active.Increment();
+    if (auto back = table->session->StreamOpened(stream->seat(), absl::Now())) {
+      Persist(table, *back, nullptr);
+    }
+    WhenDurable(table, [this, table, stream]()
+                           ABSL_NO_THREAD_SAFETY_ANALYSIS { StartStream(*table, stream); });
+  }
+  Reschedule(table);
+  return absl::OkStatus();
+}
+
+// The first message(s) of a stream, once the table is durable: the updates missed after after_seq
+// when they are still kept, else a snapshot.
+void TableHost::StartStream(LiveTable& table, UpdateStream* stream) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+  if (stream->started) return;
+  if (std::find(table.streams.begin(), table.streams.end(), stream) == table.streams.end()) return;
+  stream->started = true;
+  stream->sent_through = table.session->seq();
+  if (stream->after_seq.has_value()) {
+    auto missed = table.session->ResumeFor(stream->seat(), *stream->after_seq);
+    if (missed.ok() && missed->has_value()) {
+      for (v1::TableUpdate& update : **missed) stream->Send(std::move(update));
+      return;
+    }
+  }
+  stream->Send(table.session->SnapshotFor(stream->seat()));
+}
+
+void TableHost::Disconnect(const std::string& table_id, UpdateStream* stream) {
+  const TablePtr table = Find(table_id);
+  if (table == nullptr) return;
+  {
+    absl::MutexLock lock(&table->mu);
+    auto& streams = table->streams;
+    const auto found = std::find(streams.begin(), streams.end(), stream);
+    if (found == streams.end()) return;
+    streams.erase(found);
+    metrics_->streams_active.Decrement();
+    table->session->StreamClosed(stream->seat(), absl::Now());
+  }
+  Reschedule(table);
+}
+
+}  // namespace kahve::table

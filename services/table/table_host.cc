@@ -1,0 +1,452 @@
+#include "services/table/table_host.h"
+
+#include <openssl/rand.h>
+
+#include <algorithm>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "engine/core/registry.h"
+#include "services/common/logging.h"
+#include "services/common/metrics.h"
+#include "services/table/live_table.h"
+#include "services/table/log_batch.h"
+#include "services/table/match_result.h"
+#include "services/table/seat_tokens.h"
+
+namespace kahve::table {
+namespace {
+
+// Set while this thread is inside EventLog::Append, which answers at once (on this thread) when
+// the log is shut down: the answer must then not take the table's lock again.
+thread_local bool in_append = false;
+
+std::string NewTableId() {
+  unsigned char bytes[12];
+  if (RAND_bytes(bytes, sizeof(bytes)) != 1) return "";
+  return absl::StrCat("t-", absl::BytesToHexString(
+                                std::string(reinterpret_cast<const char*>(bytes), sizeof(bytes))));
+}
+
+uint64_t NewSeed() {
+  uint64_t seed = 0;
+  RAND_bytes(reinterpret_cast<unsigned char*>(&seed), sizeof(seed));
+  return seed;
+}
+
+int64_t Micros(absl::Time time) { return absl::ToUnixMicros(time); }
+
+}  // namespace
+
+TableMetrics::TableMetrics(prometheus::Registry& registry)
+    : tables_active(prometheus::BuildGauge()
+                        .Name("kahve_tables_active")
+                        .Help("Tables live on this host, by ruleset.")
+                        .Register(registry)),
+      moves(prometheus::BuildCounter()
+                .Name("kahve_moves_total")
+                .Help("Moves received, by ruleset and outcome (accepted, rejected, invalid).")
+                .Register(registry)),
+      move_seconds(prometheus::BuildHistogram()
+                       .Name("kahve_move_seconds")
+                       .Help("Time from a move's receipt to its acknowledgement (durable), in "
+                             "seconds.")
+                       .Register(registry)
+                       .Add({}, common::LatencyBuckets())),
+      bot_moves(prometheus::BuildCounter()
+                    .Name("kahve_bot_moves_total")
+                    .Help("Moves bots made, by reason (bot_seat, timeout, away, resigned).")
+                    .Register(registry)),
+      streams_active(prometheus::BuildGauge()
+                         .Name("kahve_streams_active")
+                         .Help("Open Connect streams.")
+                         .Register(registry)
+                         .Add({})) {}
+
+TableHost::TableHost(TableHostSettings settings, EventLog* log, TableMetrics* metrics)
+    : settings_(std::move(settings)), log_(log), metrics_(metrics) {
+  clock_thread_ = std::thread([this] { ClockLoop(); });
+}
+
+TableHost::~TableHost() {
+  {
+    absl::MutexLock lock(&clock_mu_);
+    stopping_ = true;
+  }
+  clock_thread_.join();
+}
+
+int TableHost::live_tables() const {
+  absl::MutexLock lock(&mu_);
+  return static_cast<int>(tables_.size());
+}
+
+TableHost::TablePtr TableHost::Find(const std::string& table_id) const {
+  absl::MutexLock lock(&mu_);
+  const auto found = tables_.find(table_id);
+  return found == tables_.end() ? nullptr : found->second;
+}
+
+void TableHost::Adopt(TablePtr table) {
+  {
+    absl::MutexLock lock(&mu_);
+    absl::MutexLock table_lock(&table->mu);
+    table_of_match_[table->session->match_id()] = table->table_id;
+    tables_[table->table_id] = table;
+  }
+  metrics_->tables_active.Add({{"ruleset", table->ruleset}}).Increment();
+  Reschedule(table);
+}
+
+void TableHost::Forget(const std::string& table_id) {
+  TablePtr table;
+  {
+    absl::MutexLock lock(&mu_);
+    const auto found = tables_.find(table_id);
+    if (found == tables_.end()) return;
+    table = found->second;
+    tables_.erase(found);
+    absl::MutexLock table_lock(&table->mu);
+    table_of_match_.erase(table->session->match_id());
+  }
+  metrics_->tables_active.Add({{"ruleset", table->ruleset}}).Decrement();
+}
+
+absl::Status TableHost::LoadUnfinished() {
+  auto stored = log_->LoadUnfinished(log_->host_id());
+  if (!stored.ok()) return stored.status();
+  const absl::Time now = absl::Now();
+  for (const StoredTable& one : *stored) {
+    v1::TableLogEntry created;
+    if (one.entries.empty() || !created.ParseFromString(one.entries[0])) {
+      return absl::DataLossError(absl::StrCat("table ", one.row.table_id, ": creation unreadable"));
+    }
+    auto session = TableSession::Create(created);
+    if (!session.ok()) return session.status();
+    for (size_t seq = 1; seq < one.entries.size(); ++seq) {
+      v1::TableLogEntry entry;
+      if (!entry.ParseFromString(one.entries[seq])) {
+        return absl::DataLossError(
+            absl::StrCat("table ", one.row.table_id, ": entry ", seq, " unreadable"));
+      }
+      const absl::Status replayed = (*session)->Replay(entry);
+      if (!replayed.ok()) return replayed;
+    }
+    (*session)->RestartClocks(now);
+    auto table = std::make_shared<LiveTable>();
+    table->table_id = one.row.table_id;
+    table->ruleset = one.row.ruleset;
+    table->created_at = absl::FromUnixMicros(one.row.created_us);
+    table->create_fingerprint =
+        CreateFingerprint(created.created().match_id(), created.created().settings(),
+                          created.created().options(), created.created().seats());
+    {
+      absl::MutexLock lock(&table->mu);
+      table->durable_seq = (*session)->seq();
+      table->session = std::move(session).value();
+    }
+    Adopt(std::move(table));
+  }
+  common::LogInfo("tables reloaded", {{"tables", absl::StrCat(stored->size())}});
+  return absl::OkStatus();
+}
+
+void TableHost::CreateTable(const v1::CreateTableRequest& request, bool admin, CreateDone done) {
+  if (!admin && (request.has_seed() || request.has_deal())) {
+    done(absl::PermissionDeniedError("seed and deal: only the admin role may set them"));
+    return;
+  }
+  const std::string fingerprint =
+      CreateFingerprint(request.match_id(), request.settings(), request.options(), request.seats());
+  auto answer = [this](const std::string& table_id, const TableSession& session) {
+    v1::CreateTableResponse response;
+    response.set_table_id(table_id);
+    for (int seat = 0; seat < session.num_seats(); ++seat) {
+      const v1::SeatStatus status = session.SeatStatuses()[seat];
+      auto* grant = response.add_seats();
+      grant->set_seat(seat);
+      grant->set_player_id(status.player_id());
+      if (!status.player_id().empty()) {
+        grant->set_seat_token(DerivedSeatToken(settings_.seat_token_key, table_id, seat));
+      }
+    }
+    return response;
+  };
+  {
+    absl::MutexLock lock(&mu_);
+    if (draining_) {
+      done(absl::UnavailableError("this table host is shutting down; try another"));
+      return;
+    }
+    const auto existing = table_of_match_.find(request.match_id());
+    if (existing != table_of_match_.end() && !request.match_id().empty()) {
+      const TablePtr table = tables_.at(existing->second);
+      if (table->create_fingerprint != fingerprint) {
+        done(absl::AlreadyExistsError(absl::StrCat("match ", request.match_id(),
+                                                   " already has table ", table->table_id,
+                                                   " with other settings or seats")));
+        return;
+      }
+      absl::MutexLock table_lock(&table->mu);
+      done(answer(table->table_id, *table->session));
+      return;
+    }
+  }
+
+  const std::string table_id = NewTableId();
+  if (table_id.empty()) {
+    done(absl::InternalError("no randomness for a table id"));
+    return;
+  }
+  v1::TableLogEntry entry;
+  const absl::Time now = absl::Now();
+  *entry.mutable_at() = ToTimestamp(now);
+  v1::TableCreated* created = entry.mutable_created();
+  created->set_table_id(table_id);
+  created->set_match_id(request.match_id());
+  *created->mutable_settings() = request.settings();
+  *created->mutable_options() = request.options();
+  *created->mutable_seats() = request.seats();
+  if (request.has_deal()) *created->mutable_deal() = request.deal();
+  created->mutable_deal()->set_seed(request.has_seed()   ? request.seed()
+                                    : request.has_deal() ? request.deal().seed()
+                                                         : NewSeed());
+  for (int seat = 0; seat < request.seats_size(); ++seat) {
+    created->add_seat_token_sha256(
+        request.seats(seat).has_player_id()
+            ? SeatTokenSha256(DerivedSeatToken(settings_.seat_token_key, table_id, seat))
+            : "");
+  }
+  auto session = TableSession::Create(entry);
+  if (!session.ok()) {
+    // The session names fields of the creation entry ("created.seats[1]..."); the caller wrote
+    // the request, whose fields carry the same names without the prefix.
+    std::string message(session.status().message());
+    if (message.rfind("created.", 0) == 0) message.erase(0, 8);
+    done(absl::Status(session.status().code(), message));
+    return;
+  }
+  auto table = std::make_shared<LiveTable>();
+  table->table_id = table_id;
+  table->ruleset = std::string(engine::RulesetOf(request.settings()).value()->id);
+  table->create_fingerprint = fingerprint;
+  table->created_at = now;
+  v1::CreateTableResponse response = answer(table_id, **session);
+  {
+    absl::MutexLock lock(&table->mu);
+    table->session = std::move(session).value();
+  }
+  TableRow row;
+  row.table_id = table_id;
+  row.match_id = request.match_id();
+  row.ruleset = table->ruleset;
+  row.created_us = Micros(now);
+  log_->CreateTable(row, entry.SerializeAsString(),
+                    [this, table, response = std::move(response), done](absl::Status status) {
+                      if (!status.ok()) {
+                        done(status);
+                        return;
+                      }
+                      Adopt(table);
+                      done(response);
+                    });
+}
+
+void TableHost::Persist(const TablePtr& table, const AppliedEntry& applied,
+                        std::function<void(absl::Status)> then) {
+  std::optional<Finished> finished;
+  if (applied.result.has_value()) {
+    const absl::Time ended = FromTimestamp(applied.entry.at());
+    finished = Finished{.finished_us = Micros(ended),
+                        .match_id = table->session->match_id(),
+                        .record_match_request_bytes =
+                            MatchResultOf(*table->session, table->ruleset, table->created_at, ended)
+                                .SerializeAsString()};
+    table->finished_at = ended;
+  }
+  if (applied.entry.has_move() && applied.entry.move().by_bot()) {
+    metrics_->bot_moves.Add({{"reason", applied.entry.move().bot_reason()}}).Increment();
+  }
+  in_append = true;
+  log_->Append(table->table_id, applied.entry.seq(), applied.entry.SerializeAsString(), finished,
+               [this, table, applied, then = std::move(then)](absl::Status status) {
+                 if (in_append) {
+                   // Answered on the calling thread, which holds the table's lock.
+                   std::thread([this, table, applied, then, status] {
+                     OnDurable(table, applied, status, then);
+                   }).detach();
+                   return;
+                 }
+                 OnDurable(table, applied, status, then);
+               });
+  in_append = false;
+}
+
+void TableHost::OnDurable(const TablePtr& table, const AppliedEntry& applied, absl::Status status,
+                          const std::function<void(absl::Status)>& then) {
+  absl::MutexLock lock(&table->mu);
+  if (!status.ok()) {
+    if (!table->broken) {
+      common::LogError("table log write refused; the table stops",
+                       {{"table", table->table_id}, {"error", std::string(status.message())}});
+    }
+    table->broken = true;
+    for (UpdateStream* stream : table->streams) {
+      stream->End(grpc::Status(grpc::StatusCode::UNAVAILABLE, "the table is unavailable"));
+    }
+    if (then) then(absl::UnavailableError("the table could not store the move"));
+    return;
+  }
+  table->durable_seq = applied.entry.seq();
+  for (UpdateStream* stream : table->streams) {
+    if (!stream->started || stream->sent_through >= applied.entry.seq()) continue;
+    stream->Send(UpdateFor(applied, stream->seat()));
+    stream->sent_through = applied.entry.seq();
+  }
+  if (then) then(absl::OkStatus());
+  if (table->durable_seq == table->session->seq()) {
+    std::vector<std::function<void()>> waiters;
+    waiters.swap(table->waiters);
+    for (auto& waiter : waiters) waiter();
+  }
+}
+
+void TableHost::WhenDurable(const TablePtr& table, std::function<void()> fn) {
+  if (table->durable_seq == table->session->seq()) {
+    fn();
+  } else {
+    table->waiters.push_back(std::move(fn));
+  }
+}
+
+void TableHost::Reschedule(const TablePtr& table) {
+  absl::Time next;
+  {
+    absl::MutexLock lock(&table->mu);
+    next = table->session->over() ? table->finished_at + settings_.finished_linger
+                                  : table->session->NextDeadline();
+    if (table->broken || next == table->scheduled_at) return;
+    table->scheduled_at = next;
+  }
+  if (next == absl::InfiniteFuture()) return;
+  absl::MutexLock lock(&clock_mu_);
+  if (wakeups_.empty() || next < wakeups_.top().first) ++wakeup_generation_;
+  wakeups_.emplace(next, table->table_id);
+}
+
+void TableHost::ClockLoop() {
+  absl::MutexLock lock(&clock_mu_);
+  while (!stopping_) {
+    const absl::Time now = absl::Now();
+    if (wakeups_.empty() || wakeups_.top().first > now) {
+      const absl::Time until = wakeups_.empty() ? now + absl::Seconds(1) : wakeups_.top().first;
+      const uint64_t seen = wakeup_generation_;
+      auto replan = [this, seen]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(clock_mu_) {
+        return stopping_ || wakeup_generation_ != seen;
+      };
+      clock_mu_.AwaitWithDeadline(absl::Condition(&replan), until);
+      continue;
+    }
+    auto [when, table_id] = wakeups_.top();
+    wakeups_.pop();
+    clock_mu_.Unlock();
+    if (const TablePtr table = Find(table_id)) RunDue(table, now);
+    clock_mu_.Lock();
+  }
+}
+
+void TableHost::RunDue(const TablePtr& table, absl::Time now) {
+  bool forget = false;
+  {
+    absl::MutexLock lock(&table->mu);
+    if (table->scheduled_at > now) return;  // a stale wakeup: a later one is queued
+    table->scheduled_at = absl::InfiniteFuture();
+    if (table->broken) return;
+    if (table->session->over()) {
+      forget = now >= table->finished_at + settings_.finished_linger && table->streams.empty();
+    } else {
+      for (const AppliedEntry& applied : table->session->Due(now)) Persist(table, applied, nullptr);
+    }
+  }
+  if (forget) {
+    Forget(table->table_id);
+    return;
+  }
+  Reschedule(table);
+}
+
+void TableHost::BeginShutdown() {
+  {
+    absl::MutexLock lock(&mu_);
+    draining_ = true;
+  }
+  {
+    absl::MutexLock lock(&clock_mu_);
+    stopping_ = true;
+  }
+  // What was accepted is committed before the streams end, so nothing sent is ever lost.
+  const absl::Time deadline = absl::Now() + absl::Seconds(30);
+  while (log_->PendingWrites() > 0 && absl::Now() < deadline) absl::SleepFor(absl::Milliseconds(5));
+  std::vector<TablePtr> tables;
+  {
+    absl::MutexLock lock(&mu_);
+    for (const auto& [id, table] : tables_) tables.push_back(table);
+  }
+  for (const TablePtr& table : tables) {
+    absl::MutexLock lock(&table->mu);
+    for (UpdateStream* stream : table->streams) {
+      stream->End(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                               "the table host is shutting down; reconnect with after_seq"));
+    }
+  }
+}
+
+std::vector<v1::TableSummary> TableHost::ListTables(const std::string& after_id, int limit) {
+  std::vector<TablePtr> tables;
+  {
+    absl::MutexLock lock(&mu_);
+    for (const auto& [id, table] : tables_) {
+      if (id > after_id) tables.push_back(table);
+    }
+  }
+  std::sort(tables.begin(), tables.end(),
+            [](const TablePtr& a, const TablePtr& b) { return a->table_id < b->table_id; });
+  if (tables.size() > static_cast<size_t>(limit)) tables.resize(limit);
+  std::vector<v1::TableSummary> out;
+  for (const TablePtr& table : tables) {
+    absl::MutexLock lock(&table->mu);
+    out.push_back(table->session->Summary());
+  }
+  return out;
+}
+
+absl::StatusOr<v1::Replay> TableHost::GetReplay(const std::string& table_id, bool admin) {
+  if (const TablePtr table = Find(table_id)) {
+    absl::MutexLock lock(&table->mu);
+    if (!table->session->over() && !admin) {
+      return absl::FailedPreconditionError("the game is not over; its replay comes at the end");
+    }
+    return table->session->ReplayRecord();
+  }
+  auto stored = log_->LoadTable(table_id);
+  if (!stored.ok()) return stored.status();
+  v1::TableLogEntry created;
+  if (stored->entries.empty() || !created.ParseFromString(stored->entries[0])) {
+    return absl::DataLossError("stored table unreadable");
+  }
+  auto session = TableSession::Create(created);
+  if (!session.ok()) return session.status();
+  for (size_t seq = 1; seq < stored->entries.size(); ++seq) {
+    v1::TableLogEntry entry;
+    if (!entry.ParseFromString(stored->entries[seq]))
+      return absl::DataLossError("entry unreadable");
+    const absl::Status replayed = (*session)->Replay(entry);
+    if (!replayed.ok()) return replayed;
+  }
+  if (!(*session)->over() && !admin) {
+    return absl::FailedPreconditionError("the game is not over; its replay comes at the end");
+  }
+  return (*session)->ReplayRecord();
+}
+
+}  // namespace kahve::table

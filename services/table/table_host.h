@@ -1,0 +1,151 @@
+#ifndef KAHVE_SERVICES_TABLE_TABLE_HOST_H_
+#define KAHVE_SERVICES_TABLE_TABLE_HOST_H_
+
+// The live tables of one kahve-table process and everything that moves them: creation, moves,
+// resignations, streams, the clock (turn limits, away seats, bot seats) and the durable log.
+//
+// Every change follows one path: under the table's lock the session applies it and it is queued on
+// the event log; only once the log reports it committed is it acknowledged to its caller and sent
+// to the table's streams, in seq order. So nothing a client ever sees can be lost by a crash, and
+// a snapshot or view is only ever taken when everything applied is durable (durable_seq == seq).
+// gRPC-free apart from the stream reactor; TableService adapts calls to it.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <queue>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "kahve/v1/table.pb.h"
+#include "prometheus/counter.h"
+#include "prometheus/family.h"
+#include "prometheus/gauge.h"
+#include "prometheus/histogram.h"
+#include "services/common/auth.h"
+#include "services/table/event_log.h"
+#include "services/table/table_session.h"
+#include "services/table/update_stream.h"
+
+namespace kahve::table {
+
+struct TableHostSettings {
+  // Secret the seat tokens derive from (replicas need not share it; a table lives on one host).
+  std::string seat_token_key;
+  // Finished tables stay in memory this long (late streams, GetReplay), then only in the database.
+  absl::Duration finished_linger = absl::Seconds(60);
+  // Writes waiting for the log beyond which new moves are refused (UNAVAILABLE) until it drains.
+  int64_t max_pending_writes = 200000;
+};
+
+// Metric families of the table service, declared in one place.
+struct TableMetrics {
+  explicit TableMetrics(prometheus::Registry& registry);
+  prometheus::Family<prometheus::Gauge>& tables_active;  // kahve_tables_active{ruleset}
+  prometheus::Family<prometheus::Counter>& moves;        // kahve_moves_total{ruleset,outcome}
+  prometheus::Histogram& move_seconds;                   // kahve_move_seconds
+  prometheus::Family<prometheus::Counter>& bot_moves;    // kahve_bot_moves_total{reason}
+  prometheus::Gauge& streams_active;                     // kahve_streams_active
+};
+
+class TableHost {
+ public:
+  TableHost(TableHostSettings settings, EventLog* log, TableMetrics* metrics);
+  // Stops the clock thread. Call BeginShutdown first to end streams.
+  ~TableHost();
+  TableHost(const TableHost&) = delete;
+  TableHost& operator=(const TableHost&) = delete;
+
+  // Rebuilds every unfinished table this host owns from its log (at start, before serving).
+  absl::Status LoadUnfinished();
+
+  using CreateDone = std::function<void(absl::StatusOr<v1::CreateTableResponse>)>;
+  // Creates a table once its creation is durable. A retry with the same match id and content gets
+  // the same answer (same table, same seat tokens); other content, or a match id whose table lives
+  // elsewhere: ALREADY_EXISTS naming the table. `admin` allows an explicit seed or deal.
+  void CreateTable(const v1::CreateTableRequest& request, bool admin, CreateDone done);
+
+  using PlayDone =
+      std::function<void(absl::Status, v1::PlayResponse, std::optional<v1::PlayRejection>)>;
+  void Play(const common::Identity& caller, const v1::PlayRequest& request, absl::Time received,
+            PlayDone done);
+  void Resign(const common::Identity& caller, const v1::ResignRequest& request,
+              std::function<void(absl::StatusOr<v1::ResignResponse>)> done);
+  void GetView(const common::Identity& caller, const v1::GetViewRequest& request,
+               std::function<void(absl::StatusOr<v1::GetViewResponse>)> done);
+
+  // Opens a Connect stream: checks the caller, then the stream gets its snapshot (or the updates
+  // after after_seq) as soon as the table is durable, then every update. On an error the stream
+  // was not attached and the caller finishes it.
+  absl::Status Connect(const common::Identity& caller, const v1::ConnectRequest& request,
+                       UpdateStream* stream);
+  // The stream is over (its reactor's OnDone): the table forgets it; its seat's away grace may
+  // start.
+  void Disconnect(const std::string& table_id, UpdateStream* stream);
+
+  // Live tables by id, after `after_id`, up to `limit`.
+  std::vector<v1::TableSummary> ListTables(const std::string& after_id, int limit);
+  // The replay of a finished table (live or stored). FAILED_PRECONDITION before the end unless
+  // `admin`; NOT_FOUND for an unknown table. Blocks on the database for stored tables.
+  absl::StatusOr<v1::Replay> GetReplay(const std::string& table_id, bool admin);
+
+  int live_tables() const;
+  // Stop taking tables and moves, wait until the log has committed what was accepted, then end
+  // every stream with UNAVAILABLE (clients reconnect to the table's next host).
+  void BeginShutdown();
+
+ private:
+  struct LiveTable;
+  using TablePtr = std::shared_ptr<LiveTable>;
+
+  TablePtr Find(const std::string& table_id) const;
+  absl::StatusOr<TablePtr> FindForCall(const std::string& table_id) const;
+  absl::StatusOr<int> SeatFor(const LiveTable& table, const common::Identity& caller,
+                              const std::string& seat_token) const;
+  void Adopt(TablePtr table);
+  // Applies nothing; queues `applied` on the log and, once durable, broadcasts it and runs
+  // `then`. Called under the table's lock, in seq order.
+  void Persist(const TablePtr& table, const AppliedEntry& applied,
+               std::function<void(absl::Status)> then);
+  void OnDurable(const TablePtr& table, const AppliedEntry& applied, absl::Status status,
+                 const std::function<void(absl::Status)>& then);
+  // Runs `fn` under the table's lock once everything applied is durable.
+  void WhenDurable(const TablePtr& table, std::function<void()> fn);
+  void StartStream(LiveTable& table, UpdateStream* stream);
+  void Reschedule(const TablePtr& table);
+  void ClockLoop();
+  void RunDue(const TablePtr& table, absl::Time now);
+  void Forget(const std::string& table_id);
+
+  const TableHostSettings settings_;
+  EventLog* log_;
+  TableMetrics* metrics_;
+
+  mutable absl::Mutex mu_;
+  absl::flat_hash_map<std::string, TablePtr> tables_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::string, std::string> table_of_match_ ABSL_GUARDED_BY(mu_);
+  bool draining_ ABSL_GUARDED_BY(mu_) = false;
+
+  // The clock: (when, table id), earliest first. Stale entries are skipped when popped.
+  absl::Mutex clock_mu_;
+  std::priority_queue<std::pair<absl::Time, std::string>,
+                      std::vector<std::pair<absl::Time, std::string>>, std::greater<>>
+      wakeups_ ABSL_GUARDED_BY(clock_mu_);
+  bool stopping_ ABSL_GUARDED_BY(clock_mu_) = false;
+  // Bumped when a wakeup earlier than all others is queued, so the clock thread re-plans its sleep.
+  uint64_t wakeup_generation_ ABSL_GUARDED_BY(clock_mu_) = 0;
+  std::thread clock_thread_;
+};
+
+}  // namespace kahve::table
+
+#endif  // KAHVE_SERVICES_TABLE_TABLE_HOST_H_

@@ -1,0 +1,151 @@
+#include "services/table/table_service.h"
+
+#include "absl/strings/str_cat.h"
+#include "services/common/server.h"
+#include "services/common/status.h"
+
+namespace kahve::table {
+namespace {
+
+constexpr int kMaxPageSize = 100;
+constexpr int kDefaultPageSize = 50;
+
+// An engine refusal travels as the status's binary details: a kahve.v1.PlayRejection.
+grpc::Status PlayStatus(const absl::Status& status,
+                        const std::optional<v1::PlayRejection>& rejection) {
+  const grpc::Status plain = common::ToGrpcStatus(status);
+  if (!rejection.has_value()) return plain;
+  return grpc::Status(plain.error_code(), plain.error_message(), rejection->SerializeAsString());
+}
+
+}  // namespace
+
+TableService::TableService(TableHost* host, const common::Authenticator* authenticator,
+                           common::WorkerPool* workers)
+    : host_(host), authenticator_(authenticator), workers_(workers) {}
+
+std::optional<common::Identity> TableService::Caller(grpc::CallbackServerContext* context,
+                                                     grpc::ServerUnaryReactor* reactor,
+                                                     const char* role) {
+  auto identity = common::AuthenticateCall(*authenticator_, *context);
+  absl::Status allowed = identity.status();
+  if (allowed.ok() && role != nullptr) allowed = common::RequireRole(*identity, role);
+  if (!allowed.ok()) {
+    reactor->Finish(common::ToGrpcStatus(allowed));
+    return std::nullopt;
+  }
+  return *identity;
+}
+
+grpc::ServerUnaryReactor* TableService::CreateTable(grpc::CallbackServerContext* context,
+                                                    const v1::CreateTableRequest* request,
+                                                    v1::CreateTableResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  const auto caller = Caller(context, reactor, common::kRoleService);
+  if (!caller) return reactor;
+  host_->CreateTable(*request, caller->role == common::kRoleAdmin,
+                     [reactor, response](absl::StatusOr<v1::CreateTableResponse> created) {
+                       if (created.ok()) *response = std::move(created).value();
+                       reactor->Finish(common::ToGrpcStatus(created.status()));
+                     });
+  return reactor;
+}
+
+grpc::ServerWriteReactor<v1::TableUpdate>* TableService::Connect(
+    grpc::CallbackServerContext* context, const v1::ConnectRequest* request) {
+  const std::string table_id = request->table_id();
+  auto* stream = new UpdateStream(
+      [host = host_, table_id](UpdateStream* done) { host->Disconnect(table_id, done); });
+  auto identity = common::AuthenticateCall(*authenticator_, *context);
+  const absl::Status connected =
+      identity.ok() ? host_->Connect(*identity, *request, stream) : identity.status();
+  if (!connected.ok()) stream->End(common::ToGrpcStatus(connected));
+  return stream;
+}
+
+grpc::ServerUnaryReactor* TableService::Play(grpc::CallbackServerContext* context,
+                                             const v1::PlayRequest* request,
+                                             v1::PlayResponse* response) {
+  const absl::Time received = absl::Now();
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  const auto caller = Caller(context, reactor, nullptr);
+  if (!caller) return reactor;
+  host_->Play(*caller, *request, received,
+              [reactor, response](absl::Status status, v1::PlayResponse answer,
+                                  std::optional<v1::PlayRejection> rejection) {
+                if (status.ok()) *response = std::move(answer);
+                reactor->Finish(PlayStatus(status, rejection));
+              });
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* TableService::GetView(grpc::CallbackServerContext* context,
+                                                const v1::GetViewRequest* request,
+                                                v1::GetViewResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  const auto caller = Caller(context, reactor, nullptr);
+  if (!caller) return reactor;
+  host_->GetView(*caller, *request, [reactor, response](absl::StatusOr<v1::GetViewResponse> view) {
+    if (view.ok()) *response = std::move(view).value();
+    reactor->Finish(common::ToGrpcStatus(view.status()));
+  });
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* TableService::Resign(grpc::CallbackServerContext* context,
+                                               const v1::ResignRequest* request,
+                                               v1::ResignResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  const auto caller = Caller(context, reactor, nullptr);
+  if (!caller) return reactor;
+  host_->Resign(*caller, *request,
+                [reactor, response](absl::StatusOr<v1::ResignResponse> resigned) {
+                  if (resigned.ok()) *response = std::move(resigned).value();
+                  reactor->Finish(common::ToGrpcStatus(resigned.status()));
+                });
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* TableService::ListTables(grpc::CallbackServerContext* context,
+                                                   const v1::ListTablesRequest* request,
+                                                   v1::ListTablesResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  const auto caller = Caller(context, reactor, common::kRoleAdmin);
+  if (!caller) return reactor;
+  if (request->page_size() < 0 || request->page_size() > kMaxPageSize) {
+    reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "page_size: must be 0..100"));
+    return reactor;
+  }
+  const int limit = request->page_size() == 0 ? kDefaultPageSize : request->page_size();
+  // The page token is the last table id of the previous page (an admin's cursor; ids are not
+  // secret to admins).
+  for (v1::TableSummary& summary : host_->ListTables(request->page_token(), limit)) {
+    *response->add_tables() = std::move(summary);
+  }
+  if (response->tables_size() == limit) {
+    response->set_next_page_token(response->tables(limit - 1).table_id());
+  }
+  reactor->Finish(grpc::Status::OK);
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* TableService::GetReplay(grpc::CallbackServerContext* context,
+                                                  const v1::GetReplayRequest* request,
+                                                  v1::Replay* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  const auto caller = Caller(context, reactor, nullptr);
+  if (!caller) return reactor;
+  if (request->table_id().empty()) {
+    reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "table_id: required"));
+    return reactor;
+  }
+  const bool admin = caller->role == common::kRoleAdmin;
+  workers_->Schedule([this, reactor, request, response, admin] {
+    auto replay = host_->GetReplay(request->table_id(), admin);
+    if (replay.ok()) *response = std::move(replay).value();
+    reactor->Finish(common::ToGrpcStatus(replay.status()));
+  });
+  return reactor;
+}
+
+}  // namespace kahve::table

@@ -1,0 +1,54 @@
+#ifndef KAHVE_SERVICES_TABLE_TABLE_SERVICE_H_
+#define KAHVE_SERVICES_TABLE_TABLE_SERVICE_H_
+
+// kahve.v1.TableService: thin callback handlers. Each authenticates the caller and hands the call
+// to TableHost, which answers once the move (or table) is durable.
+
+#include "kahve/v1/table.grpc.pb.h"
+#include "services/common/auth.h"
+#include "services/common/worker_pool.h"
+#include "services/table/table_host.h"
+
+namespace kahve::table {
+
+class TableService final : public v1::TableService::CallbackService {
+ public:
+  // `workers` runs the calls that may block on the database (GetReplay of a stored table).
+  TableService(TableHost* host, const common::Authenticator* authenticator,
+               common::WorkerPool* workers);
+
+  grpc::ServerUnaryReactor* CreateTable(grpc::CallbackServerContext* context,
+                                        const v1::CreateTableRequest* request,
+                                        v1::CreateTableResponse* response) override;
+  grpc::ServerWriteReactor<v1::TableUpdate>* Connect(grpc::CallbackServerContext* context,
+                                                     const v1::ConnectRequest* request) override;
+  grpc::ServerUnaryReactor* Play(grpc::CallbackServerContext* context,
+                                 const v1::PlayRequest* request,
+                                 v1::PlayResponse* response) override;
+  grpc::ServerUnaryReactor* GetView(grpc::CallbackServerContext* context,
+                                    const v1::GetViewRequest* request,
+                                    v1::GetViewResponse* response) override;
+  grpc::ServerUnaryReactor* Resign(grpc::CallbackServerContext* context,
+                                   const v1::ResignRequest* request,
+                                   v1::ResignResponse* response) override;
+  grpc::ServerUnaryReactor* ListTables(grpc::CallbackServerContext* context,
+                                       const v1::ListTablesRequest* request,
+                                       v1::ListTablesResponse* response) override;
+  grpc::ServerUnaryReactor* GetReplay(grpc::CallbackServerContext* context,
+                                      const v1::GetReplayRequest* request,
+                                      v1::Replay* response) override;
+
+ private:
+  // The caller, if authenticated and (unless `role` is null) holding `role`; otherwise the call
+  // is finished with the refusal and nullopt returned.
+  std::optional<common::Identity> Caller(grpc::CallbackServerContext* context,
+                                         grpc::ServerUnaryReactor* reactor, const char* role);
+
+  TableHost* host_;
+  const common::Authenticator* authenticator_;
+  common::WorkerPool* workers_;
+};
+
+}  // namespace kahve::table
+
+#endif  // KAHVE_SERVICES_TABLE_TABLE_SERVICE_H_
