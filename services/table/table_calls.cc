@@ -7,6 +7,10 @@
 namespace kahve::table {
 namespace {
 
+absl::Status Draining() {
+  return absl::UnavailableError("the table host is shutting down; reconnect with after_seq");
+}
+
 // A move's outcome label for kahve_moves_total.
 const char* Outcome(const PlayResult& result) {
   if (result.status.ok()) return "accepted";
@@ -49,6 +53,11 @@ void TableHost::Play(const common::Identity& caller, const v1::PlayRequest& requ
     auto seat = SeatFor(*table, caller, request.seat_token());
     if (!seat.ok()) {
       done(seat.status(), {}, std::nullopt);
+      return;
+    }
+    // A draining host takes no more moves (BeginShutdown): the table's next host will.
+    if (!request.dry_run() && draining_) {
+      done(Draining(), {}, std::nullopt);
       return;
     }
     if (!request.dry_run() && log_->PendingWrites() > settings_.max_pending_writes) {
@@ -110,6 +119,10 @@ void TableHost::Resign(const common::Identity& caller, const v1::ResignRequest& 
       done(seat.status());
       return;
     }
+    if (draining_) {
+      done(Draining());
+      return;
+    }
     auto resigned = table->session->Resign(*seat, absl::Now());
     if (!resigned.ok()) {
       done(resigned.status());
@@ -167,6 +180,8 @@ absl::Status TableHost::Connect(const common::Identity& caller, const v1::Connec
     if (table->broken) return absl::UnavailableError("the table is unavailable");
     auto seat = SeatFor(*table, caller, request.seat_token());
     if (!seat.ok()) return seat.status();
+    // BeginShutdown has ended this table's streams already, or will once this lock is released.
+    if (draining_) return Draining();
     stream->set_seat(*seat);
     if (request.has_after_seq() && request.after_seq() > table->session->seq()) {
       return absl::OutOfRangeError(absl::StrCat("after_seq ", request.after_seq(),
@@ -197,10 +212,13 @@ void TableHost::StartStream(LiveTable& table, UpdateStream* stream) ABSL_NO_THRE
     auto missed = table.session->ResumeFor(stream->seat(), *stream->after_seq);
     if (missed.ok() && missed->has_value()) {
       for (v1::TableUpdate& update : **missed) stream->Send(std::move(update));
+      // A finished game's stream ends after its result (the last missed update).
+      if (table.session->over()) stream->End(grpc::Status::OK);
       return;
     }
   }
   stream->Send(table.session->SnapshotFor(stream->seat()));
+  if (table.session->over()) stream->End(grpc::Status::OK);
 }
 
 void TableHost::Disconnect(const std::string& table_id, UpdateStream* stream) {

@@ -156,6 +156,11 @@ void TableHost::CreateTable(const v1::CreateTableRequest& request, bool admin, C
     done(absl::PermissionDeniedError("seed and deal: only the admin role may set them"));
     return;
   }
+  if (request.has_seed() && request.has_deal()) {
+    // Either would silently override the other's seed.
+    done(absl::InvalidArgumentError("seed: set at most one of seed and deal"));
+    return;
+  }
   const std::string fingerprint =
       CreateFingerprint(request.match_id(), request.settings(), request.options(), request.seats());
   auto answer = [this](const std::string& table_id, const TableSession& session) {
@@ -302,6 +307,8 @@ void TableHost::OnDurable(const TablePtr& table, const AppliedEntry& applied, ab
     if (!stream->started || stream->sent_through >= applied.entry.seq()) continue;
     stream->Send(UpdateFor(applied, stream->seat()));
     stream->sent_through = applied.entry.seq();
+    // No update follows the result: the stream is over, as Connect promises.
+    if (applied.result.has_value()) stream->End(grpc::Status::OK);
   }
   if (then) then(absl::OkStatus());
   if (table->durable_seq == table->session->seq()) {
@@ -325,6 +332,11 @@ void TableHost::Reschedule(const TablePtr& table) {
     absl::MutexLock lock(&table->mu);
     next = table->session->over() ? table->finished_at + settings_.finished_linger
                                   : table->session->NextDeadline();
+    // A finished table is forgotten only once its last stream is gone; until then look again
+    // later rather than at once (a past time would spin the clock thread).
+    if (table->session->over() && !table->streams.empty()) {
+      next = std::max(next, absl::Now() + absl::Seconds(1));
+    }
     if (table->broken || next == table->scheduled_at) return;
     table->scheduled_at = next;
   }
@@ -376,10 +388,7 @@ void TableHost::RunDue(const TablePtr& table, absl::Time now) {
 }
 
 void TableHost::BeginShutdown() {
-  {
-    absl::MutexLock lock(&mu_);
-    draining_ = true;
-  }
+  draining_ = true;
   {
     absl::MutexLock lock(&clock_mu_);
     stopping_ = true;

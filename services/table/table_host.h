@@ -10,6 +10,7 @@
 // a snapshot or view is only ever taken when everything applied is durable (durable_seq == seq).
 // gRPC-free apart from the stream reactor; TableService adapts calls to it.
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -133,7 +134,10 @@ class TableHost {
   mutable absl::Mutex mu_;
   absl::flat_hash_map<std::string, TablePtr> tables_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, std::string> table_of_match_ ABSL_GUARDED_BY(mu_);
-  bool draining_ ABSL_GUARDED_BY(mu_) = false;
+  // Set by BeginShutdown. Atomic so calls can read it under a table's lock (mu_ is taken before
+  // a table's lock, never after): a call that sees it clear attaches its stream before
+  // BeginShutdown visits the table, so no stream or move slips past the drain.
+  std::atomic<bool> draining_{false};
 
   // The clock: (when, table id), earliest first. Stale entries are skipped when popped.
   absl::Mutex clock_mu_;

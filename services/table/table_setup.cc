@@ -25,6 +25,15 @@ bool IsLowerHexDigest(const std::string& digest) {
          });
 }
 
+// The rating service's id rules (services/rating/match_rater.h): ids it would refuse would leave
+// the table's result undeliverable, retried from the outbox forever.
+constexpr size_t kMaxIdLength = 128;
+
+bool IsMatchIdCharacter(char c) {
+  return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' ||
+         c == ':';
+}
+
 absl::Status CheckOptions(const v1::TableOptions& options) {
   if (options.turn_seconds() < 0 || options.turn_seconds() > kMaxTurnSeconds) {
     return Invalid("options.turn_seconds", absl::StrCat("must be in 0..", kMaxTurnSeconds));
@@ -59,6 +68,9 @@ absl::Status CheckSeat(const v1::TableCreated& created, int index,
       return absl::OkStatus();
     case v1::SeatSpec::kPlayerId: {
       if (seat.player_id().empty()) return Invalid(field + ".player_id", "must not be empty");
+      if (seat.player_id().size() > kMaxIdLength) {
+        return Invalid(field + ".player_id", "at most 128 characters");
+      }
       const auto [player, new_player] = seen->player.emplace(seat.player_id(), index);
       if (!new_player) {
         return Invalid(
@@ -91,7 +103,10 @@ absl::StatusOr<std::unique_ptr<engine::Game>> CheckCreated(const v1::TableLogEnt
   }
   const v1::TableCreated& created = entry.created();
   if (created.table_id().empty()) return Invalid("table_id", "must not be empty");
-  if (created.match_id().empty()) return Invalid("match_id", "must not be empty");
+  if (created.match_id().empty() || created.match_id().size() > kMaxIdLength ||
+      !std::all_of(created.match_id().begin(), created.match_id().end(), IsMatchIdCharacter)) {
+    return Invalid("match_id", "1..128 characters of [A-Za-z0-9._:-]");
+  }
   absl::StatusOr<std::unique_ptr<engine::Game>> game =
       engine::NewGame(created.settings(), created.deal());
   if (!game.ok()) return Invalid("settings", std::string(game.status().message()));
