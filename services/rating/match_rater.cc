@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
 #include "google/protobuf/util/time_util.h"
+#include "services/common/ids.h"
 #include "services/common/time.h"
 #include "services/rating/openskill.h"
 
@@ -14,11 +15,6 @@ namespace kahve::rating {
 namespace {
 
 using google::protobuf::util::TimeUtil;
-
-bool IsIdCharacter(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-         c == '_' || c == '.' || c == ':';
-}
 
 // Ranks fit when each rank r has exactly r-1 entries ranked better ("1224" ranking).
 bool RanksFit(const std::vector<int>& ranks) {
@@ -130,16 +126,12 @@ absl::Status InvalidField(const std::string& field, const std::string& what) {
 }
 
 absl::Status CheckMatchId(const std::string& id) {
-  if (id.empty() || id.size() > kMaxIdLength || !std::all_of(id.begin(), id.end(), IsIdCharacter)) {
-    return InvalidField("match_id", "1..128 characters of [A-Za-z0-9._:-]");
-  }
+  if (!common::IsValidMatchId(id)) return InvalidField("match_id", common::kMatchIdRule);
   return absl::OkStatus();
 }
 
 absl::Status CheckPlayerId(const std::string& id, const std::string& field) {
-  if (id.empty() || id.size() > static_cast<size_t>(kMaxIdLength)) {
-    return InvalidField(field, "1..128 characters");
-  }
+  if (!common::IsValidPlayerId(id)) return InvalidField(field, common::kPlayerIdRule);
   return absl::OkStatus();
 }
 

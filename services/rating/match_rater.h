@@ -13,8 +13,6 @@
 
 namespace kahve::rating {
 
-inline constexpr int kMaxIdLength = 128;
-
 // InvalidArgument "field: what", the form of every refusal of a bad request field.
 absl::Status InvalidField(const std::string& field, const std::string& what);
 

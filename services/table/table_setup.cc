@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/core/registry.h"
+#include "services/common/ids.h"
 #include "services/common/time.h"
 #include "services/table/table_session.h"
 
@@ -23,15 +24,6 @@ bool IsLowerHexDigest(const std::string& digest) {
   return digest.size() == 64 && std::all_of(digest.begin(), digest.end(), [](char c) {
            return absl::ascii_isdigit(c) || (c >= 'a' && c <= 'f');
          });
-}
-
-// The rating service's id rules (services/rating/match_rater.h): ids it would refuse would leave
-// the table's result undeliverable, retried from the outbox forever.
-constexpr size_t kMaxIdLength = 128;
-
-bool IsMatchIdCharacter(char c) {
-  return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' ||
-         c == ':';
 }
 
 absl::Status CheckOptions(const v1::TableOptions& options) {
@@ -68,8 +60,9 @@ absl::Status CheckSeat(const v1::TableCreated& created, int index,
       return absl::OkStatus();
     case v1::SeatSpec::kPlayerId: {
       if (seat.player_id().empty()) return Invalid(field + ".player_id", "must not be empty");
-      if (seat.player_id().size() > kMaxIdLength) {
-        return Invalid(field + ".player_id", "at most 128 characters");
+      // The rating service's id rules: an id it refused would leave the result undeliverable.
+      if (!common::IsValidPlayerId(seat.player_id())) {
+        return Invalid(field + ".player_id", common::kPlayerIdRule);
       }
       const auto [player, new_player] = seen->player.emplace(seat.player_id(), index);
       if (!new_player) {
@@ -103,9 +96,8 @@ absl::StatusOr<std::unique_ptr<engine::Game>> CheckCreated(const v1::TableLogEnt
   }
   const v1::TableCreated& created = entry.created();
   if (created.table_id().empty()) return Invalid("table_id", "must not be empty");
-  if (created.match_id().empty() || created.match_id().size() > kMaxIdLength ||
-      !std::all_of(created.match_id().begin(), created.match_id().end(), IsMatchIdCharacter)) {
-    return Invalid("match_id", "1..128 characters of [A-Za-z0-9._:-]");
+  if (!common::IsValidMatchId(created.match_id())) {
+    return Invalid("match_id", common::kMatchIdRule);
   }
   absl::StatusOr<std::unique_ptr<engine::Game>> game =
       engine::NewGame(created.settings(), created.deal());
