@@ -130,6 +130,8 @@ class LiarsDiceGame final : public Game {
   v1::LiarsDiceEvent::DiceRevealed RevealProto() const;
 
   std::optional<State> state_;  // always set once constructed
+  // Every settled round's dice left per seat, for Result's rounds (a function of the history).
+  std::vector<std::vector<int>> dice_left_by_round_;
 };
 
 std::pair<Action, Reason> LiarsDiceGame::Decode(const v1::LiarsDiceMove& move, Bid* bid) const {
@@ -163,7 +165,13 @@ MoveOutcome LiarsDiceGame::DoApply(int seat, const v1::Move& move) {
   }
   (void)seat;  // the base class checked that `seat` is the seat to act
   EventBuffer events;
+  const int rounds_before = state_->rounds_completed();
   state_->Apply(action, &events);
+  if (state_->rounds_completed() > rounds_before) {
+    // A challenge settled the round: its scores are the dice each seat keeps.
+    std::vector<int>& dice_left = dice_left_by_round_.emplace_back();
+    for (int s = 0; s < num_seats(); ++s) dice_left.push_back(state_->dice_count(s));
+  }
   MoveOutcome outcome;
   outcome.accepted = true;
   outcome.events = ConvertEvents(events);
@@ -287,6 +295,11 @@ v1::Result LiarsDiceGame::Result() const {
     in_play += state_->dice_count(seat) > 0 ? 1 : 0;
   }
   result.set_ending(in_play == 1 ? "last_player_standing" : "round_limit");
+  for (size_t round = 0; round < dice_left_by_round_.size(); ++round) {
+    v1::Result::Round* scores = result.add_rounds();
+    scores->set_round(static_cast<int>(round) + 1);
+    for (const int dice : dice_left_by_round_[round]) scores->add_seat_scores(dice);
+  }
   return result;
 }
 

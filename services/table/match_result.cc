@@ -20,6 +20,12 @@ v1::RecordMatchRequest MatchResultOf(const TableSession& session, const std::str
   std::set<int> teams;
   for (const v1::Result::SeatResult& seat : result.seats()) teams.insert(seat.team());
   request.set_mode(teams.size() < static_cast<size_t>(result.seats_size()) ? v1::TEAMS : v1::SOLO);
+  for (const v1::Result::Round& round : result.rounds()) {
+    v1::RoundScores* scores = request.add_rounds();
+    scores->set_round(round.round());
+    *scores->mutable_seat_scores() = round.seat_scores();
+    scores->set_ending(round.ending());
+  }
   const std::vector<SeatOutcome> outcomes = session.SeatOutcomes();
   for (const v1::Result::SeatResult& seat : result.seats()) {
     const SeatOutcome& outcome = outcomes[seat.seat()];
