@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "pqxx/pqxx"
 #include "tests/services/service_testing.h"
 #include "tests/services/table/table_fixture.h"
 
@@ -160,6 +161,35 @@ TEST_F(TableClockTest, TheResultReachesTheRatingServiceOnceItIsUp) {
   EXPECT_EQ(Count("SELECT count(*) FROM rating_match_players WHERE player_id IN ('ana', 'ben')"),
             2);
   EXPECT_EQ(Count("SELECT count(*) FROM table_outbox"), 1);
+
+  // The record: resigned players abandoned, bot seats bots, and every round's dice left, the last
+  // of which are the final scores.
+  v1::GetMatchRequest get;
+  {
+    pqxx::connection connection(url());
+    pqxx::nontransaction tx(connection);
+    get.set_match_id(
+        tx.exec_params("SELECT match_id FROM table_tables WHERE table_id = $1", table_id)[0][0]
+            .as<std::string>());
+  }
+  v1::MatchRecord record;
+  {
+    absl::MutexLock lock(&rating_mu_);
+    auto context = kahve::testing::ContextFor("ana");
+    ASSERT_TRUE(rating_->stub().GetMatch(context.get(), get, &record).ok());
+  }
+  ASSERT_EQ(record.participants_size(), 4);
+  EXPECT_FALSE(record.rated());  // bot seats from the start
+  for (const v1::Participant& participant : record.participants()) {
+    EXPECT_EQ(participant.abandoned(), participant.seat() < 2) << participant.seat();
+    EXPECT_EQ(participant.bot(), participant.seat() >= 2) << participant.seat();
+  }
+  ASSERT_GT(record.rounds_size(), 0);
+  for (const v1::RoundScores& round : record.rounds()) EXPECT_EQ(round.seat_scores_size(), 4);
+  for (const v1::Participant& participant : record.participants()) {
+    EXPECT_EQ(record.rounds(record.rounds_size() - 1).seat_scores(participant.seat()),
+              participant.final_score());
+  }
 }
 
 TEST_F(TableClockTest, ARestartedHostRebuildsTheTableAndTheGameGoesOn) {
