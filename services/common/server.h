@@ -60,6 +60,9 @@ class GrpcServer {
 
 // Call first thing in main, before any thread starts, so SIGTERM / SIGINT reach only the waiter.
 void BlockTerminationSignals();
+// The start of every service's main: BlockTerminationSignals, ParseFlags, and lock deadlock
+// detection off (see server.cc).
+void StartServiceProcess(int argc, char** argv);
 // Returns when SIGTERM or SIGINT arrives.
 void WaitForTerminationSignal();
 

@@ -28,8 +28,7 @@ int Fail(const absl::Status& status) {
 
 int main(int argc, char** argv) {
   using namespace kahve;  // NOLINT: main wires many namespaces
-  common::BlockTerminationSignals();
-  common::ParseFlags(argc, argv);
+  common::StartServiceProcess(argc, argv);
 
   auto auth_settings = common::AuthSettingsFromFlags();
   if (!auth_settings.ok()) return Fail(auth_settings.status());

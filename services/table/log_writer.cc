@@ -35,6 +35,7 @@ std::unique_ptr<pqxx::connection> Connect(const std::string& url) {
 LogWriter::LogWriter(LogWriterSettings settings) : settings_(std::move(settings)) {
   absl::MutexLock lock(&join_mu_);
   thread_ = std::thread([this] { Run(); });
+  notify_thread_ = std::thread([this] { Notify(); });
 }
 
 LogWriter::~LogWriter() { Stop(); }
@@ -61,6 +62,7 @@ void LogWriter::Stop() {
   BeginStop();
   absl::MutexLock lock(&join_mu_);
   if (thread_.joinable()) thread_.join();
+  if (notify_thread_.joinable()) notify_thread_.join();
 }
 
 int64_t LogWriter::Pending() const {
@@ -78,24 +80,45 @@ void LogWriter::Run() {
             return writer->stopping_ || !writer->queue_.empty();
           },
           this));
-      if (queue_.empty()) return;  // stopping, and everything is flushed
+      if (queue_.empty()) {  // stopping, and everything is flushed
+        committing_done_ = true;
+        return;
+      }
       const size_t size = std::min<size_t>(queue_.size(), std::max(1, settings_.max_batch));
       batch.reserve(size);
       for (size_t i = 0; i < size; ++i) {
         batch.push_back(std::move(queue_.front()));
         queue_.pop_front();
       }
-      committing_ = static_cast<int64_t>(size);
+      committing_ += static_cast<int64_t>(size);
     }
     if (settings_.batch_size != nullptr) {
       settings_.batch_size->Observe(static_cast<double>(batch.size()));
     }
-    const std::vector<absl::Status> outcomes = Commit(batch);
+    std::vector<absl::Status> outcomes = Commit(batch);
+    absl::MutexLock lock(&mu_);
+    committed_.emplace_back(std::move(batch), std::move(outcomes));
+  }
+}
+
+void LogWriter::Notify() {
+  for (;;) {
+    std::pair<std::vector<LogWrite>, std::vector<absl::Status>> batch;
     {
       absl::MutexLock lock(&mu_);
-      committing_ = 0;
+      mu_.Await(absl::Condition(
+          +[](LogWriter* writer) ABSL_EXCLUSIVE_LOCKS_REQUIRED(writer->mu_) {
+            return writer->committing_done_ || !writer->committed_.empty();
+          },
+          this));
+      if (committed_.empty()) return;  // the writer has ended and everyone was told
+      batch = std::move(committed_.front());
+      committed_.pop_front();
     }
-    for (size_t i = 0; i < batch.size(); ++i) batch[i].done(outcomes[i]);
+    auto& [writes, outcomes] = batch;
+    for (size_t i = 0; i < writes.size(); ++i) writes[i].done(outcomes[i]);
+    absl::MutexLock lock(&mu_);
+    committing_ -= static_cast<int64_t>(writes.size());
   }
 }
 

@@ -3,8 +3,10 @@
 
 // One group-commit thread of the event log: it owns a queue and a database connection, takes
 // everything queued (up to a batch limit) while the previous batch commits, writes it in one
-// transaction, then tells every write's caller, in queue order. A failed commit is retried with
-// the same batch until it succeeds: the callers have applied the writes in memory already.
+// transaction, then hands the batch to a second thread that tells every write's caller, in queue
+// order, while the next batch already commits (callers answer clients and broadcast from there). A
+// failed commit is retried with the same batch until it succeeds: the callers have applied the
+// writes in memory already.
 
 #include <cstdint>
 #include <deque>
@@ -70,6 +72,8 @@ class LogWriter {
   };
 
   void Run();
+  // The second thread: tells callers their outcomes, batch after batch.
+  void Notify();
   // The outcomes of `batch`, committed with retries (or Unavailable once stopped for too long).
   std::vector<absl::Status> Commit(absl::Span<const LogWrite> batch);
   // One write per transaction, so a write the database refuses fails alone.
@@ -83,12 +87,18 @@ class LogWriter {
 
   mutable absl::Mutex mu_;
   std::deque<LogWrite> queue_ ABSL_GUARDED_BY(mu_);
+  // Writes taken from the queue whose callers have not been told yet.
   int64_t committing_ ABSL_GUARDED_BY(mu_) = 0;
+  // Committed batches with their outcomes, waiting for the notifying thread.
+  std::deque<std::pair<std::vector<LogWrite>, std::vector<absl::Status>>> committed_
+      ABSL_GUARDED_BY(mu_);
+  bool committing_done_ ABSL_GUARDED_BY(mu_) = false;  // the writer thread has ended
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   absl::Time flush_deadline_ ABSL_GUARDED_BY(mu_) = absl::InfiniteFuture();
 
   absl::Mutex join_mu_;
   std::thread thread_ ABSL_GUARDED_BY(join_mu_);
+  std::thread notify_thread_ ABSL_GUARDED_BY(join_mu_);
 };
 
 }  // namespace kahve::table

@@ -23,6 +23,9 @@ int RateCommand(const std::vector<std::string>& args);
 // kahve load rating [--target H:P] [--database URL] [--seconds S] [--concurrency C]: load
 // generator; prints rates, latency percentiles and the ratio to a plain-SQL baseline.
 int LoadCommand(const std::vector<std::string>& args);
+// kahve load tables [--target H:P] [--tables T] [--seconds S] [--concurrency C] ...: bot clients
+// play on a kahve-table; prints moves per second and latencies beside a health check's.
+int LoadTablesCommand();
 #endif
 
 }  // namespace kahve::tools

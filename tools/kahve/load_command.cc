@@ -1,6 +1,6 @@
 // kahve load rating: drives RecordMatch over gRPC against a running kahve-rating, then runs a
 // comparable plain insert transaction straight against the same PostgreSQL, and prints both rates
-// and their ratio as one JSON object.
+// and their ratio as one JSON object. (`kahve load tables` lives in load_tables.cc.)
 
 #include <algorithm>
 #include <atomic>
@@ -21,6 +21,7 @@
 #include "pqxx/pqxx"
 #include "services/common/auth.h"
 #include "tools/kahve/commands.h"
+#include "tools/kahve/load_stats.h"
 
 ABSL_FLAG(std::string, target, "127.0.0.1:50053", "load: the service to drive (host:port).");
 ABSL_FLAG(int32_t, seconds, 10, "load: seconds each phase runs.");
@@ -34,20 +35,6 @@ namespace kahve::tools {
 namespace {
 
 using google::protobuf::util::TimeUtil;
-
-struct PhaseResult {
-  int64_t done = 0;
-  int64_t failed = 0;
-  double seconds = 0;
-  std::vector<double> latencies_ms;
-};
-
-double Percentile(std::vector<double>& values, double fraction) {
-  if (values.empty()) return 0;
-  const size_t index = std::min(values.size() - 1, static_cast<size_t>(fraction * values.size()));
-  std::nth_element(values.begin(), values.begin() + index, values.end());
-  return values[index];
-}
 
 // Runs `one(worker, sequence)` from `workers` threads until the time is up; each call returns
 // whether it succeeded.
@@ -85,16 +72,6 @@ PhaseResult RunPhase(int workers, absl::Duration length, One one) {
                               part.latencies_ms.end());
   }
   return total;
-}
-
-std::string Summary(const char* name, PhaseResult& result) {
-  const double rate = result.seconds > 0 ? result.done / result.seconds : 0;
-  const double p50 = Percentile(result.latencies_ms, 0.50);
-  const double p99 = Percentile(result.latencies_ms, 0.99);
-  return absl::StrFormat(
-      "\"%s\": {\"done\": %d, \"failed\": %d, \"seconds\": %.3f, \"per_second\": %.0f, "
-      "\"p50_ms\": %.2f, \"p99_ms\": %.2f}",
-      name, result.done, result.failed, result.seconds, rate, p50, p99);
 }
 
 v1::RecordMatchRequest RandomMatch(const std::string& id, uint64_t seed, int pool) {
@@ -280,9 +257,10 @@ int HistoryLoad(int workers, absl::Duration length, int matches) {
 }  // namespace
 
 int LoadCommand(const std::vector<std::string>& args) {
+  if (args.size() == 1 && args[0] == "tables") return LoadTablesCommand();
   if (args.size() != 1 || (args[0] != "rating" && args[0] != "history")) {
     std::fputs(
-        "kahve load: usage: kahve load rating|history [--target H:P] [--database URL] "
+        "kahve load: usage: kahve load rating|history|tables [--target H:P] [--database URL] "
         "[--seconds S] [--concurrency C]\n",
         stderr);
     return 2;

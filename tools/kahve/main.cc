@@ -28,6 +28,10 @@ constexpr char kUsage[] =
     "      rates one match with the service's model (docs/ratings.md)\n"
     "  load rating [--target H:P] [--database URL] [--seconds S] [--concurrency C]\n"
     "      drives RecordMatch and a plain-SQL baseline; prints rates and latencies\n"
+    "  load tables --target H:P [--tables T] [--seconds S] [--concurrency C]\n"
+    "             [--games_per_table N] [--ack_log FILE] [--idle_tables N --server_pid PID]\n"
+    "      bot clients play Liar's dice on kahve-table; prints moves/s and latencies beside a\n"
+    "      health check's, and the server's memory per idle table\n"
 #endif
     ;
 

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The table service's figures on this machine: starts a throwaway PostgreSQL with production
+# durability (fsync and synchronous_commit on), migrates it, starts kahve-rating and kahve-table,
+# then runs
+#   kahve load tables   TABLES Liar's dice tables played by bot clients for SECONDS, with
+#                       CONCURRENCY moves in flight: acknowledged (durable) moves/s and latency,
+#                       beside a health check's at the same concurrency on the same server
+#   idle tables         IDLE tables created on a second, empty kahve-table (its own host id, so
+#                       it reloads none of the first one's): its RSS per table
+# and prints their JSON.
+# Usage: bench/table_load.sh [BUILD_DIR] [SECONDS] [TABLES] [CONCURRENCY] [IDLE]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${1:-$root/build}"
+seconds="${2:-10}"
+tables="${3:-1000}"
+concurrency="${4:-64}"
+idle="${5:-10000}"
+pg_bin=/usr/lib/postgresql/15/bin
+work="$(mktemp -d /tmp/kahve-table-load.XXXXXX)"
+chmod 755 "$work"
+run_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+[ "$(id -u)" -eq 0 ] && chown postgres "$work"
+port=$(( 20000 + RANDOM % 20000 ))
+stop() { [ -n "${1:-}" ] && kill "$1" 2>/dev/null && wait "$1" 2>/dev/null || true; }
+cleanup() {
+  stop "${idle_pid:-}"; stop "${table_pid:-}"; stop "${rating_pid:-}"
+  run_pg "$pg_bin/pg_ctl" -D "$work/data" -m fast stop >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+[ -n "${KEEP:-}" ] && trap - EXIT  # leave it running for a look
+run_pg "$pg_bin/initdb" -D "$work/data" -U postgres -A trust >/dev/null
+run_pg "$pg_bin/pg_ctl" -D "$work/data" -l "$work/pg.log" -w \
+  -o "-p $port -k $work -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=256MB" start >/dev/null
+run_pg "$pg_bin/createdb" -h 127.0.0.1 -p "$port" -U postgres kahve
+url="postgresql://postgres@127.0.0.1:$port/kahve"
+export KAHVE_DATABASE="$url" KAHVE_JWT_HS256_SECRET="load-test-secret-0123456789abcdef"
+"$build/tools/kahve" migrate >/dev/null
+
+# start_table LOG HOST_ID PORT: starts kahve-table and waits until it serves; sets started_pid.
+start_table() {
+  "$build/services/kahve-table" --port "$3" --metrics_port 0 --host_id "$2" \
+    --rating_target "127.0.0.1:$rating_port" --drain_seconds 0 >"$1" 2>&1 &
+  started_pid=$!
+  for _ in $(seq 200); do
+    grep -q '"msg":"kahve-table serving"' "$1" && return 0
+    kill -0 "$started_pid" 2>/dev/null || { cat "$1"; echo "kahve-table exited at start"; exit 1; }
+    sleep 0.05
+  done
+  cat "$1"; echo "kahve-table did not start"; exit 1
+}
+
+rating_port=$(( port + 1 ))
+"$build/services/rating/kahve-rating" --port "$rating_port" --metrics_port 0 --log_level warning \
+  --drain_seconds 0 &
+rating_pid=$!
+table_port=$(( port + 2 ))
+start_table "$work/table.log" bench "$table_port"
+table_pid=$started_pid
+
+echo "== $tables Liar's dice tables, bot clients, $concurrency moves in flight, ${seconds}s; then the health check at the same concurrency"
+"$build/tools/kahve" load tables --target "127.0.0.1:$table_port" --tables "$tables" \
+  --seconds "$seconds" --concurrency "$concurrency"
+
+idle_port=$(( port + 3 ))
+start_table "$work/idle.log" bench-idle "$idle_port"
+idle_pid=$started_pid
+echo "== $idle idle tables on a fresh kahve-table: its RSS per table"
+"$build/tools/kahve" load tables --target "127.0.0.1:$idle_port" --tables 0 \
+  --idle_tables "$idle" --server_pid "$idle_pid" --concurrency "$concurrency"

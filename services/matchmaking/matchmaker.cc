@@ -1,0 +1,230 @@
+#include "services/matchmaking/matchmaker.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "services/common/logging.h"
+#include "services/common/pg_pool.h"
+#include "services/matchmaking/queue_spec.h"
+
+namespace kahve::matchmaking {
+namespace {
+
+// The advisory lock of a queue: a 64-bit hash of its key in a namespace of its own.
+constexpr char kTryLockSql[] =
+    "SELECT pg_try_advisory_lock(hashtextextended('kahve-matchmaking ' || $1, 0))";
+
+}  // namespace
+
+Matchmaker::Matchmaker(MatchmakerSettings settings, MatchmakingStore* store, RatingCache* ratings,
+                       Placer* placer, MatchmakingMetrics* metrics)
+    : settings_(std::move(settings)),
+      store_(store),
+      ratings_(ratings),
+      placer_(placer),
+      metrics_(metrics) {}
+
+Matchmaker::~Matchmaker() { Stop(); }
+
+void Matchmaker::Start(std::function<void()> on_change) {
+  thread_ = std::thread([this, on_change = std::move(on_change)] {
+    do {
+      if (RunOnce() > 0 && on_change) on_change();
+    } while (!stop_.WaitForNotificationWithTimeout(settings_.pass_interval));
+  });
+}
+
+void Matchmaker::Stop() {
+  if (!stop_.HasBeenNotified()) stop_.Notify();
+  if (thread_.joinable()) thread_.join();
+  // Closing the connections releases the locks: another replica takes the queues over.
+  locks_.clear();
+}
+
+bool Matchmaker::Hold(const std::string& queue_key) {
+  std::unique_ptr<pqxx::connection>& connection = locks_[queue_key];
+  try {
+    if (connection == nullptr) {
+      connection =
+          std::make_unique<pqxx::connection>(common::WithConnectTimeout(settings_.database_url, 3));
+      connection->prepare("try_lock", kTryLockSql);
+    }
+    pqxx::nontransaction tx(*connection);
+    // Taking a lock already held by this session succeeds again (and stacks, which is harmless:
+    // closing the connection drops every level), so this also proves the connection still works.
+    return tx.exec_prepared1("try_lock", queue_key)[0].as<bool>();
+  } catch (const std::exception& error) {
+    // A broken connection lost its lock with it; the next pass opens a new one and asks again.
+    common::LogWarning("queue lock unavailable", {{"queue", queue_key}, {"error", error.what()}});
+    locks_.erase(queue_key);
+    return false;
+  }
+}
+
+int Matchmaker::RunOnce() {
+  auto queues = store_->ActiveQueues();
+  if (!queues.ok()) {
+    common::LogWarning("matchmaking pass skipped",
+                       {{"error", std::string(queues.status().message())}});
+    return 0;
+  }
+  // Queues with nothing left to do give their locks (and connections) back.
+  const std::set<std::string> active(queues->begin(), queues->end());
+  for (auto it = locks_.begin(); it != locks_.end();) {
+    if (active.contains(it->first)) {
+      ++it;
+      continue;
+    }
+    metrics_->tickets.Add({{"queue", it->first}, {"state", kWaiting}}).Set(0);
+    metrics_->tickets.Add({{"queue", it->first}, {"state", kPlacing}}).Set(0);
+    it = locks_.erase(it);
+  }
+  int changed = 0;
+  for (const std::string& queue_key : *queues) {
+    if (stop_.HasBeenNotified()) break;
+    if (!Hold(queue_key)) continue;
+    const auto start = std::chrono::steady_clock::now();
+    changed += ProcessQueue(queue_key);
+    metrics_->pass_seconds.Observe(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  return changed;
+}
+
+int Matchmaker::ProcessQueue(const std::string& queue_key) {
+  int changed = 0;
+  // First what an earlier pass (ours, or a replica's that died) left half done.
+  auto placing = store_->PlacingMatches(queue_key);
+  if (placing.ok()) {
+    for (const PendingMatch& match : *placing) changed += PlaceMatch(match);
+  }
+  const absl::Time now = absl::Now();
+  auto expired = store_->ExpireTickets(queue_key, now - settings_.ticket_ttl, now);
+  if (expired.ok()) changed += *expired;
+  auto waiting = store_->WaitingTickets(queue_key);
+  if (!waiting.ok()) {
+    common::LogWarning("queue unreadable",
+                       {{"queue", queue_key}, {"error", std::string(waiting.status().message())}});
+  } else if (!waiting->empty()) {
+    changed += FormMatches(queue_key, *waiting, now);
+  }
+  auto sizes = store_->Sizes(queue_key);
+  if (sizes.ok()) {
+    metrics_->tickets.Add({{"queue", queue_key}, {"state", kWaiting}}).Set(sizes->waiting);
+    metrics_->tickets.Add({{"queue", queue_key}, {"state", kPlacing}}).Set(sizes->placing);
+  }
+  return changed;
+}
+
+int Matchmaker::FormMatches(const std::string& queue_key, const std::vector<QueuedTicket>& waiting,
+                            absl::Time now) {
+  // Every ticket of a queue asked for the same settings (they are its key).
+  auto spec = QueueSpecFor(waiting.front().settings, waiting.front().teams);
+  if (!spec.ok()) {
+    common::LogError("queue settings unusable",
+                     {{"queue", queue_key}, {"error", std::string(spec.status().message())}});
+    return 0;
+  }
+  std::vector<std::string> players;
+  for (const QueuedTicket& ticket : waiting) {
+    players.insert(players.end(), ticket.players.begin(), ticket.players.end());
+  }
+  const auto skills = ratings_->Lookup(players, spec->ruleset, spec->mode, now);
+  std::vector<WaitingTicket> tickets;
+  for (const QueuedTicket& queued : waiting) {
+    WaitingTicket& ticket = tickets.emplace_back();
+    ticket.party_size = static_cast<int>(queued.players.size());
+    for (const std::string& player : queued.players) {
+      const Skill& skill = skills.at(player);
+      ticket.rating += skill.rating / ticket.party_size;
+      ticket.provisional = ticket.provisional || skill.provisional;
+    }
+    ticket.enqueued = absl::FromUnixMicros(queued.enqueued_us);
+    if (queued.longest_wait_us > 0)
+      ticket.longest_wait = absl::Microseconds(queued.longest_wait_us);
+  }
+  const QueueRules rules{.preferred_seats = spec->preferred_seats,
+                         .min_seats = spec->min_seats,
+                         .shrink_after = settings_.shrink_after,
+                         .teams = spec->teams,
+                         .bot_fill = settings_.bot_fill && spec->bots_allowed,
+                         .longest_wait = settings_.longest_wait,
+                         .window = settings_.window};
+  const std::vector<FormedMatch> formed = MatchPass(tickets, rules, now);
+  if (formed.empty()) return 0;
+  auto hosts = store_->LiveHosts(settings_.host_max_age);
+  if (!hosts.ok() || hosts->empty()) {
+    // Nowhere to put a table: the tickets keep waiting (still matchable) rather than sit in
+    // matches nobody can place.
+    common::LogWarning("no live table host; matches wait", {{"queue", queue_key}});
+    return 0;
+  }
+  // Spread this pass's tables: each host counts the tables given to it so far.
+  std::vector<int> load;
+  for (const TableHostRow& host : *hosts) load.push_back(host.live_tables);
+
+  int changed = 0;
+  for (const FormedMatch& match : formed) {
+    PendingMatch pending;
+    pending.match_id = NewId("mt-");
+    pending.queue_key = queue_key;
+    pending.rating_spread = match.rating_spread;
+    pending.created_us = Micros(now);
+    const size_t host = std::min_element(load.begin(), load.end()) - load.begin();
+    pending.host_id = (*hosts)[host].host_id;
+    ++load[host];
+    int humans = 0;
+    for (int t : match.tickets) humans += static_cast<int>(waiting[t].players.size());
+    std::vector<std::string> seat_players(humans + match.bots);
+    for (size_t i = 0; i < match.tickets.size(); ++i) {
+      const QueuedTicket& ticket = waiting[match.tickets[i]];
+      pending.ticket_ids.push_back(ticket.ticket_id);
+      for (size_t member = 0; member < ticket.players.size(); ++member) {
+        // A party sits side by side; partners in teams sit opposite (two seats on).
+        const int seat = match.seat_of[i] + static_cast<int>(member) * (spec->teams ? 2 : 1);
+        seat_players[seat] = ticket.players[member];
+        pending.seats.push_back({ticket.ticket_id, ticket.players[member], seat});
+      }
+    }
+    pending.request.set_match_id(pending.match_id);
+    *pending.request.mutable_settings() = SettingsForSeats(*spec, humans + match.bots);
+    *pending.request.mutable_options() = settings_.table_options;
+    for (const std::string& player : seat_players) {
+      v1::SeatSpec* seat = pending.request.add_seats();
+      if (player.empty()) {
+        seat->set_bot_kind(settings_.bot_kind);
+      } else {
+        seat->set_player_id(player);
+      }
+    }
+    const absl::Status recorded = store_->RecordFormedMatch(pending);
+    if (!recorded.ok()) {
+      common::LogInfo("formed match dropped", {{"match_id", pending.match_id},
+                                               {"reason", std::string(recorded.message())}});
+      continue;
+    }
+    metrics_->formed.Add({{"queue", queue_key}}).Increment();
+    metrics_->rating_spread.Observe(match.rating_spread);
+    changed += static_cast<int>(pending.ticket_ids.size());
+    PlaceMatch(pending);
+  }
+  return changed;
+}
+
+int Matchmaker::PlaceMatch(const PendingMatch& match) {
+  auto waits = placer_->Place(match);
+  if (!waits.ok()) {
+    common::LogWarning("match not placed yet", {{"match_id", match.match_id},
+                                                {"error", std::string(waits.status().message())}});
+    return 0;
+  }
+  for (const absl::Duration wait : *waits) {
+    metrics_->wait_seconds.Observe(absl::ToDoubleSeconds(wait));
+  }
+  return static_cast<int>(waits->size());
+}
+
+}  // namespace kahve::matchmaking

@@ -1,0 +1,88 @@
+#ifndef KAHVE_SERVICES_MATCHMAKING_MATCHMAKER_H_
+#define KAHVE_SERVICES_MATCHMAKING_MATCHMAKER_H_
+
+// The matchmaker's loop: every pass interval, for each queue with active tickets that this
+// replica holds, finish the matches left placing, expire old tickets, run MatchPass over the
+// waiting tickets, record each formed match durably and place it.
+//
+// One replica at a time processes a queue: it holds a PostgreSQL advisory lock on a connection of
+// its own for that queue. When the replica dies its connections close, the locks go with them,
+// and another replica's next pass takes the queue over (and first finishes what was placing).
+// Correctness does not rest on the lock: a ticket moves out of waiting only in the transaction
+// that records its match, so even two passes at once cannot put a ticket in two matches.
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
+#include "pqxx/pqxx"
+#include "services/matchmaking/matcher.h"
+#include "services/matchmaking/mm_metrics.h"
+#include "services/matchmaking/mm_store.h"
+#include "services/matchmaking/placer.h"
+#include "services/matchmaking/rating_cache.h"
+
+namespace kahve::matchmaking {
+
+struct MatchmakerSettings {
+  // For the queue locks' own connections.
+  std::string database_url;
+  absl::Duration pass_interval = absl::Seconds(1);
+  // A table smaller than preferred (down to the ruleset's minimum) may start after this wait.
+  absl::Duration shrink_after = absl::Seconds(30);
+  // Bots take the empty seats after this wait (a ticket may ask for less), where allowed.
+  absl::Duration longest_wait = absl::Seconds(60);
+  bool bot_fill = true;
+  std::string bot_kind = "heuristic";
+  // A ticket still waiting after this long expires.
+  absl::Duration ticket_ttl = absl::Minutes(10);
+  SkillWindow window;
+  // A table host is live when its heartbeat is at most this old.
+  absl::Duration host_max_age = absl::Seconds(6);
+  v1::TableOptions table_options;
+};
+
+class Matchmaker {
+ public:
+  Matchmaker(MatchmakerSettings settings, MatchmakingStore* store, RatingCache* ratings,
+             Placer* placer, MatchmakingMetrics* metrics);
+  // Stop().
+  ~Matchmaker();
+
+  // Runs passes on a thread of its own until Stop. `on_change` (may be empty) is called after a
+  // pass that changed tickets, so watchers can look right away.
+  void Start(std::function<void()> on_change);
+  // Joins the thread and releases every queue lock. Idempotent.
+  void Stop();
+  // One pass over every active queue this replica can hold (the thread's body; tests call it).
+  // Returns the number of tickets whose state changed.
+  int RunOnce();
+
+ private:
+  // Whether this replica holds the queue's lock (taking it when free).
+  bool Hold(const std::string& queue_key);
+  int ProcessQueue(const std::string& queue_key);
+  int FormMatches(const std::string& queue_key, const std::vector<QueuedTicket>& waiting,
+                  absl::Time now);
+  // Places a recorded match; the number of tickets matched.
+  int PlaceMatch(const PendingMatch& match);
+
+  const MatchmakerSettings settings_;
+  MatchmakingStore* store_;
+  RatingCache* ratings_;
+  Placer* placer_;
+  MatchmakingMetrics* metrics_;
+  // Queue key -> the connection holding its lock. Only the pass thread (or a test's RunOnce,
+  // never both) touches it.
+  std::map<std::string, std::unique_ptr<pqxx::connection>> locks_;
+  std::thread thread_;
+  absl::Notification stop_;
+};
+
+}  // namespace kahve::matchmaking
+
+#endif  // KAHVE_SERVICES_MATCHMAKING_MATCHMAKER_H_

@@ -1,0 +1,223 @@
+#include "services/matchmaking/matchmaking_service.h"
+
+#include <algorithm>
+#include <chrono>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engine/core/registry.h"
+#include "services/common/logging.h"
+#include "services/common/server.h"
+#include "services/common/status.h"
+#include "services/matchmaking/queue_spec.h"
+
+namespace kahve::matchmaking {
+namespace {
+
+constexpr size_t kMaxRequestIdLength = 128;
+constexpr int kMaxPartySize = 2;
+
+bool IsServerFault(const absl::Status& status) {
+  return status.code() == absl::StatusCode::kInternal ||
+         status.code() == absl::StatusCode::kDataLoss ||
+         status.code() == absl::StatusCode::kUnknown;
+}
+
+}  // namespace
+
+MatchmakingService::MatchmakingService(MatchmakingServiceSettings settings, MatchmakingStore* store,
+                                       TicketWatchers* watchers,
+                                       const common::Authenticator* authenticator,
+                                       common::WorkerPool* workers)
+    : settings_(std::move(settings)),
+      store_(store),
+      watchers_(watchers),
+      authenticator_(authenticator),
+      workers_(workers) {}
+
+// Authenticates, then runs work(caller) on a worker and finishes the call with its status.
+template <typename Work>
+grpc::ServerUnaryReactor* MatchmakingService::Offload(grpc::CallbackServerContext* context,
+                                                      const char* method, Work work) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  auto identity = common::AuthenticateCall(*authenticator_, *context);
+  if (!identity.ok()) {
+    reactor->Finish(common::ToGrpcStatus(identity.status()));
+    return reactor;
+  }
+  workers_->Schedule(
+      [reactor, context, method, caller = identity->subject, work = std::move(work)]() mutable {
+        // A call whose client gave up, or whose deadline passed while queued, is not worth the
+        // work.
+        if (context->IsCancelled()) {
+          reactor->Finish(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+          return;
+        }
+        if (context->deadline() < std::chrono::system_clock::now()) {
+          reactor->Finish(
+              grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "deadline passed while queued"));
+          return;
+        }
+        const absl::Status status = work(caller);
+        if (IsServerFault(status)) {
+          common::LogError("matchmaking call failed",
+                           {{"method", std::string(method)},
+                            {"code", absl::StatusCodeToString(status.code())},
+                            {"error", std::string(status.message())}});
+        }
+        reactor->Finish(common::ToGrpcStatus(status));
+      });
+  return reactor;
+}
+
+absl::StatusOr<std::string> MatchmakingService::DoEnqueue(const std::string& caller,
+                                                          const v1::EnqueueRequest& request) {
+  if (!request.has_settings()) return absl::InvalidArgumentError("settings: required");
+  auto spec = QueueSpecFor(request.settings(), request.teams());
+  if (!spec.ok()) return spec.status();
+  if (request.longest_wait_seconds() < 0 ||
+      absl::Seconds(request.longest_wait_seconds()) > settings_.ticket_ttl) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("longest_wait_seconds: 0..", absl::ToInt64Seconds(settings_.ticket_ttl)));
+  }
+  if (request.request_id().size() > kMaxRequestIdLength) {
+    return absl::InvalidArgumentError("request_id: at most 128 bytes");
+  }
+  if (request.players_size() > kMaxPartySize) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("players: a party has at most ", kMaxPartySize, " players"));
+  }
+  // Who the ticket queues: the caller, or the caller's whole party (leader first).
+  std::vector<std::string> members = {caller};
+  if (!request.party_id().empty()) {
+    auto party = store_->GetParty(request.party_id());
+    if (!party.ok()) return party.status();
+    const auto& all = party->members();
+    if (std::find(all.begin(), all.end(), caller) == all.end()) {
+      return absl::PermissionDeniedError(absl::StrCat("not in party ", request.party_id()));
+    }
+    if (party->leader() != caller) {
+      return absl::PermissionDeniedError("only the party's leader may enqueue it");
+    }
+    if (party->members_size() < kMaxPartySize) {
+      return absl::FailedPreconditionError("the party has no partner yet; share its invite code");
+    }
+    members.assign(all.begin(), all.end());
+  }
+  if (!request.players().empty()) {
+    for (const std::string& player : request.players()) {
+      if (std::find(members.begin(), members.end(), player) == members.end()) {
+        return absl::PermissionDeniedError(
+            absl::StrCat("players: ", player, " is neither the caller nor in the caller's party"));
+      }
+    }
+    std::vector<std::string> listed(request.players().begin(), request.players().end());
+    std::vector<std::string> expected = members;
+    std::sort(listed.begin(), listed.end());
+    std::sort(expected.begin(), expected.end());
+    if (listed != expected) {
+      return absl::InvalidArgumentError(
+          "players: list the caller alone, or every member of the party once");
+    }
+  }
+  NewTicket ticket{.queue_key = spec->key,
+                   .owner = caller,
+                   .request_id = request.request_id(),
+                   .settings = spec->settings,
+                   .teams = spec->teams,
+                   .longest_wait = absl::Seconds(request.longest_wait_seconds()),
+                   .players = members};
+  return store_->CreateTicket(ticket, absl::Now());
+}
+
+grpc::ServerUnaryReactor* MatchmakingService::Enqueue(grpc::CallbackServerContext* context,
+                                                      const v1::EnqueueRequest* request,
+                                                      v1::EnqueueResponse* response) {
+  return Offload(context, "Enqueue", [this, request, response](const std::string& caller) {
+    auto ticket = DoEnqueue(caller, *request);
+    if (!ticket.ok()) return ticket.status();
+    response->set_ticket_id(*ticket);
+    return absl::OkStatus();
+  });
+}
+
+grpc::ServerWriteReactor<v1::TicketUpdate>* MatchmakingService::WatchTicket(
+    grpc::CallbackServerContext* context, const v1::WatchTicketRequest* request) {
+  auto identity = common::AuthenticateCall(*authenticator_, *context);
+  absl::Status refused = identity.status();
+  if (refused.ok() && request->ticket_id().empty()) {
+    refused = absl::InvalidArgumentError("ticket_id: required");
+  }
+  if (!refused.ok()) {
+    // A stream that only ends: the watchers' bookkeeping is for streams that run.
+    class Refusal : public grpc::ServerWriteReactor<v1::TicketUpdate> {
+     public:
+      explicit Refusal(const grpc::Status& status) { Finish(status); }
+      void OnDone() override { delete this; }
+    };
+    return new Refusal(common::ToGrpcStatus(refused));
+  }
+  // Whether the ticket exists and is the caller's is checked by the watchers' first read.
+  return watchers_->Open(request->ticket_id(), identity->subject);
+}
+
+grpc::ServerUnaryReactor* MatchmakingService::CancelTicket(grpc::CallbackServerContext* context,
+                                                           const v1::CancelTicketRequest* request,
+                                                           v1::CancelTicketResponse*) {
+  return Offload(context, "CancelTicket", [this, request](const std::string& caller) {
+    if (request->ticket_id().empty()) return absl::InvalidArgumentError("ticket_id: required");
+    const absl::Status status = store_->CancelTicket(request->ticket_id(), caller, absl::Now());
+    if (status.ok()) watchers_->Poke();
+    return status;
+  });
+}
+
+grpc::ServerUnaryReactor* MatchmakingService::GetQueueStats(grpc::CallbackServerContext* context,
+                                                            const v1::GetQueueStatsRequest* request,
+                                                            v1::GetQueueStatsResponse* response) {
+  return Offload(context, "GetQueueStats", [this, request, response](const std::string&) {
+    if (!request->ruleset().empty() && !engine::FindRuleset(request->ruleset()).ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("ruleset: unknown ", request->ruleset()));
+    }
+    const absl::Time now = absl::Now();
+    auto stats = store_->Stats(request->ruleset(), now - settings_.stats_window, now);
+    if (!stats.ok()) return stats.status();
+    for (v1::QueueStats& queue : *stats) *response->add_queues() = std::move(queue);
+    return absl::OkStatus();
+  });
+}
+
+grpc::ServerUnaryReactor* MatchmakingService::CreateParty(grpc::CallbackServerContext* context,
+                                                          const v1::CreatePartyRequest*,
+                                                          v1::Party* response) {
+  return Offload(context, "CreateParty", [this, response](const std::string& caller) {
+    auto party = store_->CreateParty(caller, absl::Now());
+    if (!party.ok()) return party.status();
+    *response = *std::move(party);
+    return absl::OkStatus();
+  });
+}
+
+grpc::ServerUnaryReactor* MatchmakingService::JoinParty(grpc::CallbackServerContext* context,
+                                                        const v1::JoinPartyRequest* request,
+                                                        v1::Party* response) {
+  return Offload(context, "JoinParty", [this, request, response](const std::string& caller) {
+    if (request->invite_code().empty()) return absl::InvalidArgumentError("invite_code: required");
+    auto party = store_->JoinParty(request->invite_code(), caller, absl::Now());
+    if (!party.ok()) return party.status();
+    *response = *std::move(party);
+    return absl::OkStatus();
+  });
+}
+
+grpc::ServerUnaryReactor* MatchmakingService::LeaveParty(grpc::CallbackServerContext* context,
+                                                         const v1::LeavePartyRequest* request,
+                                                         v1::LeavePartyResponse*) {
+  return Offload(context, "LeaveParty", [this, request](const std::string& caller) {
+    if (request->party_id().empty()) return absl::InvalidArgumentError("party_id: required");
+    return store_->LeaveParty(request->party_id(), caller);
+  });
+}
+
+}  // namespace kahve::matchmaking

@@ -1,0 +1,72 @@
+#ifndef KAHVE_SERVICES_MATCHMAKING_MATCHMAKING_SERVICE_H_
+#define KAHVE_SERVICES_MATCHMAKING_MATCHMAKING_SERVICE_H_
+
+// kahve.v1.MatchmakingService: thin callback handlers. Each authenticates the caller (any role;
+// the JWT subject is the player), then hands the work to the worker pool (database calls block).
+// Matching itself runs in the Matchmaker, not in any call.
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "kahve/v1/matchmaking.grpc.pb.h"
+#include "services/common/auth.h"
+#include "services/common/worker_pool.h"
+#include "services/matchmaking/mm_store.h"
+#include "services/matchmaking/ticket_watch.h"
+
+namespace kahve::matchmaking {
+
+struct MatchmakingServiceSettings {
+  // The longest a ticket may wait (longest_wait_seconds may not ask for more).
+  absl::Duration ticket_ttl = absl::Minutes(10);
+  // Queue statistics and expected waits look at matches this recent.
+  absl::Duration stats_window = absl::Hours(1);
+};
+
+class MatchmakingService final : public v1::MatchmakingService::CallbackService {
+ public:
+  MatchmakingService(MatchmakingServiceSettings settings, MatchmakingStore* store,
+                     TicketWatchers* watchers, const common::Authenticator* authenticator,
+                     common::WorkerPool* workers);
+
+  grpc::ServerUnaryReactor* Enqueue(grpc::CallbackServerContext* context,
+                                    const v1::EnqueueRequest* request,
+                                    v1::EnqueueResponse* response) override;
+  grpc::ServerWriteReactor<v1::TicketUpdate>* WatchTicket(
+      grpc::CallbackServerContext* context, const v1::WatchTicketRequest* request) override;
+  grpc::ServerUnaryReactor* CancelTicket(grpc::CallbackServerContext* context,
+                                         const v1::CancelTicketRequest* request,
+                                         v1::CancelTicketResponse* response) override;
+  grpc::ServerUnaryReactor* GetQueueStats(grpc::CallbackServerContext* context,
+                                          const v1::GetQueueStatsRequest* request,
+                                          v1::GetQueueStatsResponse* response) override;
+  grpc::ServerUnaryReactor* CreateParty(grpc::CallbackServerContext* context,
+                                        const v1::CreatePartyRequest* request,
+                                        v1::Party* response) override;
+  grpc::ServerUnaryReactor* JoinParty(grpc::CallbackServerContext* context,
+                                      const v1::JoinPartyRequest* request,
+                                      v1::Party* response) override;
+  grpc::ServerUnaryReactor* LeaveParty(grpc::CallbackServerContext* context,
+                                       const v1::LeavePartyRequest* request,
+                                       v1::LeavePartyResponse* response) override;
+
+  // The domain behind Enqueue, callable without gRPC: the ticket id.
+  absl::StatusOr<std::string> DoEnqueue(const std::string& caller,
+                                        const v1::EnqueueRequest& request);
+
+ private:
+  template <typename Work>
+  grpc::ServerUnaryReactor* Offload(grpc::CallbackServerContext* context, const char* method,
+                                    Work work);
+
+  const MatchmakingServiceSettings settings_;
+  MatchmakingStore* store_;
+  TicketWatchers* watchers_;
+  const common::Authenticator* authenticator_;
+  common::WorkerPool* workers_;
+};
+
+}  // namespace kahve::matchmaking
+
+#endif  // KAHVE_SERVICES_MATCHMAKING_MATCHMAKING_SERVICE_H_

@@ -1,0 +1,159 @@
+#ifndef KAHVE_SERVICES_MATCHMAKING_MM_STORE_H_
+#define KAHVE_SERVICES_MATCHMAKING_MM_STORE_H_
+
+// Matchmaking's storage (migrations/0005_matchmaking.sql): tickets, parties and formed matches,
+// plus the reads of the table service's host registry that placement needs. Every method is one
+// transaction; refusals come back as the gRPC-ready statuses the API documents.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "kahve/v1/engine.pb.h"
+#include "kahve/v1/matchmaking.pb.h"
+#include "kahve/v1/table.pb.h"
+#include "services/common/pg_pool.h"
+
+namespace kahve::matchmaking {
+
+inline constexpr char kWaiting[] = "waiting";
+inline constexpr char kPlacing[] = "placing";
+inline constexpr char kMatched[] = "matched";
+inline constexpr char kExpired[] = "expired";
+inline constexpr char kCancelled[] = "cancelled";
+
+struct NewTicket {
+  std::string queue_key;
+  std::string owner;
+  std::string request_id;
+  v1::GameSettings settings;
+  bool teams = false;
+  absl::Duration longest_wait = absl::ZeroDuration();
+  // The owner first.
+  std::vector<std::string> players;
+};
+
+// A ticket as its players see it.
+struct TicketRecord {
+  std::string ticket_id;
+  std::string queue_key;
+  std::string owner;
+  std::string state;
+  int64_t enqueued_us = 0;
+  std::vector<std::string> players;
+  // Per player, once matched (seat -1 before).
+  std::vector<int> seats;
+  std::vector<std::string> seat_tokens;
+  std::string match_id;
+  std::string table_id;
+  std::string endpoint;
+};
+
+// A waiting ticket as a pass needs it.
+struct QueuedTicket {
+  std::string ticket_id;
+  std::vector<std::string> players;
+  int64_t enqueued_us = 0;
+  int64_t longest_wait_us = 0;
+  v1::GameSettings settings;
+  bool teams = false;
+};
+
+// A formed match: its tickets' players and seats, and the request that creates its table.
+struct PendingMatch {
+  std::string match_id;
+  std::string queue_key;
+  std::string host_id;
+  v1::CreateTableRequest request;
+  double rating_spread = 0;
+  int64_t created_us = 0;
+  std::vector<std::string> ticket_ids;
+  // Seats: (ticket id, player id, seat) for every human seat.
+  struct Seat {
+    std::string ticket_id;
+    std::string player_id;
+    int seat = 0;
+  };
+  std::vector<Seat> seats;
+};
+
+struct TableHostRow {
+  std::string host_id;
+  std::string endpoint;
+  int live_tables = 0;
+};
+
+struct QueueSizes {
+  int waiting = 0;
+  int placing = 0;
+  int64_t oldest_enqueued_us = 0;
+};
+
+class MatchmakingStore {
+ public:
+  explicit MatchmakingStore(common::PgPool* pool) : pool_(pool) {}
+
+  // Tickets and parties (mm_ticket_store.cc). CreateTicket returns the ticket id: the earlier
+  // one for a repeated (owner, request id); AlreadyExists when a player has an active ticket.
+  absl::StatusOr<std::string> CreateTicket(const NewTicket& ticket, absl::Time now);
+  absl::StatusOr<TicketRecord> GetTicket(const std::string& ticket_id);
+  absl::StatusOr<std::vector<TicketRecord>> GetTickets(const std::vector<std::string>& ticket_ids);
+  // NotFound, PermissionDenied (the caller is not on the ticket), FailedPrecondition (matched or
+  // expired); cancelling a cancelled ticket is OK.
+  absl::Status CancelTicket(const std::string& ticket_id, const std::string& caller,
+                            absl::Time now);
+  absl::StatusOr<v1::Party> CreateParty(const std::string& leader, absl::Time now);
+  absl::StatusOr<v1::Party> JoinParty(const std::string& invite_code, const std::string& player,
+                                      absl::Time now);
+  absl::Status LeaveParty(const std::string& party_id, const std::string& player);
+  // The party and its members (leader first); NotFound when there is none.
+  absl::StatusOr<v1::Party> GetParty(const std::string& party_id);
+
+  // Queue passes (mm_match_store.cc).
+  // Queues with waiting or placing tickets.
+  absl::StatusOr<std::vector<std::string>> ActiveQueues();
+  absl::StatusOr<std::vector<QueuedTicket>> WaitingTickets(const std::string& queue_key);
+  // Moves waiting tickets enqueued before `cutoff` to expired; returns how many.
+  absl::StatusOr<int> ExpireTickets(const std::string& queue_key, absl::Time cutoff,
+                                    absl::Time now);
+  // In one transaction: the match row (placing) and its tickets from waiting to placing with
+  // their seats. Aborted, writing nothing, when a ticket is no longer waiting (cancelled).
+  absl::Status RecordFormedMatch(const PendingMatch& match);
+  absl::StatusOr<std::vector<PendingMatch>> PlacingMatches(const std::string& queue_key);
+  absl::Status SetMatchHost(const std::string& match_id, const std::string& host_id,
+                            const std::string& error);
+  // The table exists: stores the assignments and moves the tickets to matched. Returns the
+  // tickets' waits.
+  absl::StatusOr<std::vector<absl::Duration>> CompletePlacement(
+      const std::string& match_id, const v1::CreateTableResponse& table,
+      const std::string& endpoint, absl::Time now);
+  absl::StatusOr<QueueSizes> Sizes(const std::string& queue_key);
+  // Stats of every queue with active tickets or matches since `since` (ruleset: "" for all).
+  absl::StatusOr<std::vector<v1::QueueStats>> Stats(const std::string& ruleset, absl::Time since,
+                                                    absl::Time now);
+  // Median wait of tickets matched since `since`, in seconds (0 when none).
+  absl::StatusOr<int> ExpectedWaitSeconds(const std::string& queue_key, absl::Time since);
+
+  // Table hosts: live (heartbeat within max_age by the database's clock), not draining, least
+  // loaded first; and the host already holding the table of a match, if one does.
+  absl::StatusOr<std::vector<TableHostRow>> LiveHosts(absl::Duration max_age);
+  absl::StatusOr<std::optional<TableHostRow>> HostHoldingMatch(const std::string& match_id);
+
+ private:
+  common::PgPool* pool_;
+};
+
+// Random identifiers: a prefix and 16 random bytes in hex; empty if the CSPRNG fails.
+std::string NewId(const char* prefix);
+// An invite code: 10 characters a person can read out (no 0/O, 1/I); empty if the CSPRNG fails.
+std::string NewInviteCode();
+
+int64_t Micros(absl::Time time);
+
+}  // namespace kahve::matchmaking
+
+#endif  // KAHVE_SERVICES_MATCHMAKING_MM_STORE_H_

@@ -1,0 +1,312 @@
+// Tickets and parties: the client-facing half of MatchmakingStore.
+
+#include <openssl/rand.h>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "services/matchmaking/mm_store.h"
+
+namespace kahve::matchmaking {
+namespace {
+
+// A party has its leader and at most one partner.
+constexpr int kMaxPartySize = 2;
+
+std::string Hex(const std::string& bytes) { return absl::BytesToHexString(bytes); }
+
+// Adds a row of kSelectTickets (one player of a ticket) to the ticket it belongs to.
+void AddTicketRow(const pqxx::row& row, TicketRecord& ticket) {
+  if (ticket.ticket_id.empty()) {
+    ticket.ticket_id = row["ticket_id"].as<std::string>();
+    ticket.queue_key = row["queue_key"].as<std::string>();
+    ticket.owner = row["owner"].as<std::string>();
+    ticket.state = row["state"].as<std::string>();
+    ticket.enqueued_us = row["enqueued_us"].as<int64_t>();
+    ticket.match_id = row["match_id"].is_null() ? "" : row["match_id"].as<std::string>();
+    ticket.table_id = row["table_id"].is_null() ? "" : row["table_id"].as<std::string>();
+    ticket.endpoint = row["endpoint"].is_null() ? "" : row["endpoint"].as<std::string>();
+  }
+  ticket.players.push_back(row["player_id"].as<std::string>());
+  ticket.seats.push_back(row["seat"].is_null() ? -1 : row["seat"].as<int>());
+  ticket.seat_tokens.push_back(row["seat_token"].is_null() ? ""
+                                                           : row["seat_token"].as<std::string>());
+}
+
+// Tickets with their players in party order; the match's table once placed.
+constexpr char kSelectTickets[] =
+    "SELECT t.ticket_id, t.queue_key, t.owner, t.state, t.enqueued_us, t.match_id, m.table_id,"
+    "       m.endpoint, p.player_id, p.seat, p.seat_token"
+    "  FROM mm_tickets t JOIN mm_ticket_players p USING (ticket_id)"
+    "  LEFT JOIN mm_matches m ON m.match_id = t.match_id AND m.state = 'placed'"
+    "  WHERE t.ticket_id = ANY(string_to_array($1, ','))"
+    "  ORDER BY t.ticket_id, p.position";
+
+absl::StatusOr<v1::Party> ReadParty(pqxx::transaction_base& tx, const std::string& party_id) {
+  const pqxx::result rows = tx.exec_params(
+      "SELECT p.leader, p.invite_code, m.player_id FROM mm_parties p"
+      "  JOIN mm_party_members m USING (party_id) WHERE p.party_id = $1"
+      "  ORDER BY m.player_id = p.leader DESC, m.joined_us",
+      party_id);
+  if (rows.empty()) return absl::NotFoundError(absl::StrCat("no party ", party_id));
+  v1::Party party;
+  party.set_party_id(party_id);
+  party.set_leader(rows[0][0].as<std::string>());
+  for (const pqxx::row& row : rows) party.add_members(row[2].as<std::string>());
+  if (party.members_size() < kMaxPartySize) party.set_invite_code(rows[0][1].as<std::string>());
+  return party;
+}
+
+}  // namespace
+
+std::string NewId(const char* prefix) {
+  unsigned char bytes[16];
+  if (RAND_bytes(bytes, sizeof(bytes)) != 1) return "";
+  return absl::StrCat(prefix, Hex(std::string(reinterpret_cast<char*>(bytes), sizeof(bytes))));
+}
+
+std::string NewInviteCode() {
+  static constexpr char kAlphabet[] = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";  // 32 symbols
+  unsigned char bytes[10];
+  if (RAND_bytes(bytes, sizeof(bytes)) != 1) return "";
+  std::string code;
+  for (unsigned char byte : bytes) code.push_back(kAlphabet[byte % 32]);
+  return code;
+}
+
+int64_t Micros(absl::Time time) { return absl::ToUnixMicros(time); }
+
+absl::StatusOr<std::string> MatchmakingStore::CreateTicket(const NewTicket& ticket,
+                                                           absl::Time now) {
+  const std::string ticket_id = NewId("tk-");
+  if (ticket_id.empty()) return absl::InternalError("no randomness for a ticket id");
+  std::string result;
+  bool taken = false;
+  absl::Status status = pool_->Run([&](pqxx::connection& connection) {
+    pqxx::work tx(connection);
+    if (!ticket.request_id.empty()) {
+      const pqxx::result earlier =
+          tx.exec_params("SELECT ticket_id FROM mm_tickets WHERE owner = $1 AND request_id = $2",
+                         ticket.owner, ticket.request_id);
+      if (!earlier.empty()) {
+        result = earlier[0][0].as<std::string>();
+        return absl::OkStatus();
+      }
+    }
+    try {
+      tx.exec_params0(
+          "INSERT INTO mm_tickets (ticket_id, queue_key, owner, request_id, settings, teams,"
+          "  longest_wait_us, state, enqueued_us)"
+          " VALUES ($1, $2, $3, $4, decode($5, 'hex'), $6, $7, 'waiting', $8)",
+          ticket_id, ticket.queue_key, ticket.owner, ticket.request_id,
+          Hex(ticket.settings.SerializeAsString()), ticket.teams,
+          absl::ToInt64Microseconds(ticket.longest_wait), Micros(now));
+      for (size_t i = 0; i < ticket.players.size(); ++i) {
+        tx.exec_params0(
+            "INSERT INTO mm_ticket_players (ticket_id, player_id, position, active)"
+            " VALUES ($1, $2, $3, true)",
+            ticket_id, ticket.players[i], static_cast<int>(i));
+      }
+      tx.commit();
+    } catch (const pqxx::unique_violation&) {
+      // A player already has an active ticket, or the same request id raced this one.
+      taken = true;
+      return absl::OkStatus();
+    }
+    result = ticket_id;
+    return absl::OkStatus();
+  });
+  if (!status.ok() || !taken) {
+    if (!status.ok()) return status;
+    return result;
+  }
+  // Name the ticket that is in the way, from a fresh transaction (the failed one is aborted).
+  status = pool_->Run([&](pqxx::connection& connection) {
+    pqxx::read_transaction tx(connection);
+    if (!ticket.request_id.empty()) {
+      const pqxx::result earlier =
+          tx.exec_params("SELECT ticket_id FROM mm_tickets WHERE owner = $1 AND request_id = $2",
+                         ticket.owner, ticket.request_id);
+      if (!earlier.empty()) {
+        result = earlier[0][0].as<std::string>();
+        return absl::OkStatus();
+      }
+    }
+    pqxx::result active;
+    for (const std::string& player : ticket.players) {
+      active = tx.exec_params(
+          "SELECT player_id, ticket_id FROM mm_ticket_players WHERE active AND player_id = $1",
+          player);
+      if (!active.empty()) break;
+    }
+    if (active.empty()) return absl::AbortedError("ticket conflict; try again");
+    return absl::AlreadyExistsError(absl::StrCat("player ", active[0][0].as<std::string>(),
+                                                 " already has active ticket ",
+                                                 active[0][1].as<std::string>()));
+  });
+  if (!status.ok()) return status;
+  return result;
+}
+
+absl::StatusOr<TicketRecord> MatchmakingStore::GetTicket(const std::string& ticket_id) {
+  auto tickets = GetTickets({ticket_id});
+  if (!tickets.ok()) return tickets.status();
+  if (tickets->empty()) return absl::NotFoundError(absl::StrCat("no ticket ", ticket_id));
+  return std::move(tickets->front());
+}
+
+absl::StatusOr<std::vector<TicketRecord>> MatchmakingStore::GetTickets(
+    const std::vector<std::string>& ticket_ids) {
+  std::vector<TicketRecord> tickets;
+  if (ticket_ids.empty()) return tickets;
+  const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
+    pqxx::read_transaction tx(connection);
+    const pqxx::result rows = tx.exec_params(kSelectTickets, absl::StrJoin(ticket_ids, ","));
+    for (const pqxx::row& row : rows) {
+      if (tickets.empty() || tickets.back().ticket_id != row["ticket_id"].as<std::string>()) {
+        tickets.emplace_back();
+      }
+      AddTicketRow(row, tickets.back());
+    }
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return tickets;
+}
+
+absl::Status MatchmakingStore::CancelTicket(const std::string& ticket_id, const std::string& caller,
+                                            absl::Time now) {
+  return pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+    pqxx::work tx(connection);
+    // The row lock orders this against a pass moving the ticket to placing.
+    const pqxx::result ticket = tx.exec_params(
+        "SELECT state, EXISTS (SELECT 1 FROM mm_ticket_players p"
+        "  WHERE p.ticket_id = t.ticket_id AND p.player_id = $2)"
+        "  FROM mm_tickets t WHERE ticket_id = $1 FOR UPDATE",
+        ticket_id, caller);
+    if (ticket.empty()) return absl::NotFoundError(absl::StrCat("no ticket ", ticket_id));
+    if (!ticket[0][1].as<bool>()) {
+      return absl::PermissionDeniedError("only the ticket's own players may cancel it");
+    }
+    const std::string state = ticket[0][0].as<std::string>();
+    if (state == kCancelled) return absl::OkStatus();
+    if (state != kWaiting) {
+      return absl::FailedPreconditionError(absl::StrCat("ticket ", ticket_id, " is ", state,
+                                                        "; only a waiting ticket can be "
+                                                        "cancelled"));
+    }
+    tx.exec_params0("UPDATE mm_tickets SET state = 'cancelled', ended_us = $2 WHERE ticket_id = $1",
+                    ticket_id, Micros(now));
+    tx.exec_params0("UPDATE mm_ticket_players SET active = false WHERE ticket_id = $1", ticket_id);
+    tx.commit();
+    return absl::OkStatus();
+  });
+}
+
+absl::StatusOr<v1::Party> MatchmakingStore::CreateParty(const std::string& leader, absl::Time now) {
+  const std::string party_id = NewId("pt-");
+  const std::string code = NewInviteCode();
+  if (party_id.empty() || code.empty()) return absl::InternalError("no randomness for a party");
+  v1::Party party;
+  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+    pqxx::work tx(connection);
+    const pqxx::result member =
+        tx.exec_params("SELECT party_id FROM mm_party_members WHERE player_id = $1", leader);
+    if (!member.empty()) {
+      return absl::AlreadyExistsError(
+          absl::StrCat("already in party ", member[0][0].as<std::string>(), "; leave it first"));
+    }
+    tx.exec_params0(
+        "INSERT INTO mm_parties (party_id, leader, invite_code, created_us) VALUES ($1,$2,$3,$4)",
+        party_id, leader, code, Micros(now));
+    tx.exec_params0(
+        "INSERT INTO mm_party_members (player_id, party_id, joined_us) VALUES ($1, $2, $3)", leader,
+        party_id, Micros(now));
+    auto read = ReadParty(tx, party_id);
+    if (!read.ok()) return read.status();
+    party = *std::move(read);
+    tx.commit();
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return party;
+}
+
+absl::StatusOr<v1::Party> MatchmakingStore::JoinParty(const std::string& invite_code,
+                                                      const std::string& player, absl::Time now) {
+  v1::Party party;
+  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+    pqxx::work tx(connection);
+    // Locking the party row serializes two partners racing for the last place.
+    const pqxx::result found = tx.exec_params(
+        "SELECT party_id FROM mm_parties WHERE invite_code = $1 FOR UPDATE", invite_code);
+    if (found.empty()) return absl::NotFoundError("no party has this invite code");
+    const std::string party_id = found[0][0].as<std::string>();
+    const pqxx::result member =
+        tx.exec_params("SELECT party_id FROM mm_party_members WHERE player_id = $1", player);
+    if (!member.empty()) {
+      const std::string current = member[0][0].as<std::string>();
+      if (current == party_id) return absl::AlreadyExistsError("already in this party");
+      return absl::AlreadyExistsError(
+          absl::StrCat("already in party ", current, "; leave it first"));
+    }
+    const pqxx::result size =
+        tx.exec_params("SELECT count(*) FROM mm_party_members WHERE party_id = $1", party_id);
+    if (size[0][0].as<int>() >= kMaxPartySize) {
+      return absl::FailedPreconditionError("this invite code has been used: the party is full");
+    }
+    tx.exec_params0(
+        "INSERT INTO mm_party_members (player_id, party_id, joined_us) VALUES ($1, $2, $3)", player,
+        party_id, Micros(now));
+    auto read = ReadParty(tx, party_id);
+    if (!read.ok()) return read.status();
+    party = *std::move(read);
+    tx.commit();
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return party;
+}
+
+absl::Status MatchmakingStore::LeaveParty(const std::string& party_id, const std::string& player) {
+  return pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+    pqxx::work tx(connection);
+    const pqxx::result party = tx.exec_params(
+        "SELECT p.leader FROM mm_parties p JOIN mm_party_members m USING (party_id)"
+        "  WHERE p.party_id = $1 AND m.player_id = $2 FOR UPDATE OF p",
+        party_id, player);
+    if (party.empty()) return absl::NotFoundError(absl::StrCat("not in party ", party_id));
+    // A queued party stays as it was queued: its ticket must be cancelled (or end) first.
+    const pqxx::result queued = tx.exec_params(
+        "SELECT p.ticket_id FROM mm_ticket_players p JOIN mm_party_members m USING (player_id)"
+        "  WHERE m.party_id = $1 AND p.active LIMIT 1",
+        party_id);
+    if (!queued.empty()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "the party is queued (ticket ", queued[0][0].as<std::string>(), "); cancel it first"));
+    }
+    if (party[0][0].as<std::string>() == player) {
+      // Without its leader the party is gone (members leave with it: ON DELETE CASCADE).
+      tx.exec_params0("DELETE FROM mm_parties WHERE party_id = $1", party_id);
+    } else {
+      tx.exec_params0("DELETE FROM mm_party_members WHERE player_id = $1", player);
+    }
+    tx.commit();
+    return absl::OkStatus();
+  });
+}
+
+absl::StatusOr<v1::Party> MatchmakingStore::GetParty(const std::string& party_id) {
+  v1::Party party;
+  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+    pqxx::read_transaction tx(connection);
+    auto read = ReadParty(tx, party_id);
+    if (!read.ok()) return read.status();
+    party = *std::move(read);
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return party;
+}
+
+}  // namespace kahve::matchmaking

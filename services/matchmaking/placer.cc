@@ -1,0 +1,98 @@
+#include "services/matchmaking/placer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "grpcpp/grpcpp.h"
+#include "services/common/logging.h"
+#include "services/common/status.h"
+
+namespace kahve::matchmaking {
+
+Placer::Placer(PlacerSettings settings, MatchmakingStore* store)
+    : settings_(std::move(settings)), store_(store) {}
+
+v1::TableService::Stub& Placer::StubFor(const std::string& endpoint) {
+  absl::MutexLock lock(&mu_);
+  std::unique_ptr<v1::TableService::Stub>& stub = stubs_[endpoint];
+  if (stub == nullptr) {
+    stub = v1::TableService::NewStub(
+        grpc::CreateChannel(endpoint, grpc::InsecureChannelCredentials()));
+  }
+  return *stub;
+}
+
+absl::StatusOr<std::vector<absl::Duration>> Placer::Place(const PendingMatch& match) {
+  std::set<std::string> tried;
+  std::string host_id = match.host_id;
+  absl::Status last = absl::UnavailableError("no live table host");
+  for (int attempt = 0; attempt < settings_.max_hosts; ++attempt) {
+    // The table may exist already (an earlier attempt whose answer was lost, maybe on another
+    // host): only its host can hand out its seat tokens.
+    auto holder = store_->HostHoldingMatch(match.match_id);
+    if (!holder.ok()) return holder.status();
+    TableHostRow host;
+    if (holder->has_value()) {
+      host = **holder;
+    } else {
+      auto live = store_->LiveHosts(settings_.host_max_age);
+      if (!live.ok()) return live.status();
+      const auto chosen = std::find_if(live->begin(), live->end(),
+                                       [&](const TableHostRow& h) { return h.host_id == host_id; });
+      if (chosen != live->end() && !tried.contains(host_id)) {
+        host = *chosen;
+      } else {
+        // LiveHosts lists the least loaded first.
+        const auto next = std::find_if(live->begin(), live->end(), [&](const TableHostRow& h) {
+          return !tried.contains(h.host_id);
+        });
+        if (next == live->end()) break;
+        host = *next;
+      }
+    }
+    if (host.host_id != host_id) {
+      const absl::Status moved = store_->SetMatchHost(match.match_id, host.host_id,
+                                                      last.ok() ? "" : std::string(last.message()));
+      if (!moved.ok()) return moved;
+      host_id = host.host_id;
+    }
+    tried.insert(host.host_id);
+
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", absl::StrCat("Bearer ", settings_.bearer));
+    context.set_deadline(std::chrono::system_clock::now() +
+                         absl::ToChronoMilliseconds(settings_.call_timeout));
+    v1::CreateTableResponse response;
+    const grpc::Status status =
+        StubFor(host.endpoint).CreateTable(&context, match.request, &response);
+    if (status.ok()) {
+      return store_->CompletePlacement(match.match_id, response, host.endpoint, absl::Now());
+    }
+    last = absl::UnavailableError(absl::StrCat("CreateTable on ", host.host_id, " (", host.endpoint,
+                                               "): ", status.error_message()));
+    common::LogWarning("table placement failed",
+                       {{"match_id", match.match_id},
+                        {"host_id", host.host_id},
+                        {"code", common::GrpcCodeName(status.error_code())},
+                        {"error", status.error_message()}});
+    switch (status.error_code()) {
+      case grpc::StatusCode::INVALID_ARGUMENT:
+      case grpc::StatusCode::PERMISSION_DENIED:
+      case grpc::StatusCode::UNAUTHENTICATED:
+        // The request or our credential is wrong: another host would say the same. Retried
+        // next pass, so a fixed configuration recovers without losing the tickets.
+        return common::FromGrpcStatus(status);
+      default:
+        // ALREADY_EXISTS: the table is on another host, which the next attempt finds. Anything
+        // else: this host cannot take it now; try the next one.
+        break;
+    }
+  }
+  store_->SetMatchHost(match.match_id, host_id, std::string(last.message())).IgnoreError();
+  return last;
+}
+
+}  // namespace kahve::matchmaking

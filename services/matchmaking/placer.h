@@ -1,0 +1,55 @@
+#ifndef KAHVE_SERVICES_MATCHMAKING_PLACER_H_
+#define KAHVE_SERVICES_MATCHMAKING_PLACER_H_
+
+// Placement: creates the table of a formed match on a table host and stores the assignments.
+// The match id makes CreateTable idempotent, and table_tables.match_id is unique across hosts, so
+// retrying (on this replica or another, after a crash) can never make a second table: when a host
+// answers that the match already has a table elsewhere, the placer goes to that host.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "kahve/v1/table.grpc.pb.h"
+#include "services/matchmaking/mm_store.h"
+
+namespace kahve::matchmaking {
+
+struct PlacerSettings {
+  // Bearer token with the service role, for CreateTable.
+  std::string bearer;
+  // A host is live when its heartbeat is at most this old.
+  absl::Duration host_max_age = absl::Seconds(6);
+  // Deadline of one CreateTable call.
+  absl::Duration call_timeout = absl::Seconds(3);
+  // Hosts tried for one match in one placement before waiting for the next pass.
+  int max_hosts = 3;
+};
+
+class Placer {
+ public:
+  Placer(PlacerSettings settings, MatchmakingStore* store);
+
+  // Places `match` (state placing): the host holding its table if there is one, else its chosen
+  // host if live, else the least loaded live host not yet tried. Returns the tickets' waits once
+  // the assignments are stored; Unavailable (the match stays placing, retried next pass) when no
+  // host could create the table.
+  absl::StatusOr<std::vector<absl::Duration>> Place(const PendingMatch& match);
+
+ private:
+  v1::TableService::Stub& StubFor(const std::string& endpoint);
+
+  const PlacerSettings settings_;
+  MatchmakingStore* store_;
+  absl::Mutex mu_;
+  std::map<std::string, std::unique_ptr<v1::TableService::Stub>> stubs_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace kahve::matchmaking
+
+#endif  // KAHVE_SERVICES_MATCHMAKING_PLACER_H_

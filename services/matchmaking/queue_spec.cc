@@ -1,0 +1,78 @@
+#include "services/matchmaking/queue_spec.h"
+
+#include "absl/strings/str_cat.h"
+#include "engine/core/registry.h"
+
+namespace kahve::matchmaking {
+namespace {
+
+// What matchmaking needs to know of a ruleset beyond what the engine checks.
+struct RulesetProfile {
+  // Whether the ruleset plays in partnerships (2v2).
+  bool has_partners = false;
+  // Whether its tables may seat bots.
+  bool bots = false;
+};
+
+// Fills in the defaults of the settings (so "players: 0" and "players: 4" are one queue) and
+// returns the ruleset's profile and table sizes.
+absl::StatusOr<RulesetProfile> Normalize(v1::GameSettings& settings, int* preferred,
+                                         int* min_seats) {
+  switch (settings.ruleset_case()) {
+    case v1::GameSettings::kLiarsDice: {
+      v1::LiarsDiceSettings& dice = *settings.mutable_liars_dice();
+      if (dice.players() == 0) dice.set_players(4);
+      if (dice.dice_per_player() == 0) dice.set_dice_per_player(5);
+      *preferred = dice.players();
+      // Any number of players from 2 up makes a game, so a long wait may start a smaller table.
+      *min_seats = 2;
+      return RulesetProfile{.has_partners = false, .bots = true};
+    }
+    default:
+      return absl::InvalidArgumentError("settings: no ruleset set");
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<QueueSpec> QueueSpecFor(const v1::GameSettings& settings, bool teams) {
+  QueueSpec spec;
+  spec.settings = settings;
+  auto profile = Normalize(spec.settings, &spec.preferred_seats, &spec.min_seats);
+  if (!profile.ok()) return profile.status();
+  auto ruleset = engine::RulesetOf(spec.settings);
+  if (!ruleset.ok()) return absl::InvalidArgumentError(ruleset.status().message());
+  spec.ruleset = std::string((*ruleset)->id);
+  // The engine is the judge of valid settings: a game that cannot be dealt cannot be queued for.
+  v1::Deal deal;
+  deal.set_seed(1);
+  auto game = engine::NewGame(spec.settings, deal);
+  if (!game.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("settings: ", game.status().message()));
+  }
+  if (teams) {
+    if (!profile->has_partners) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("teams: ", spec.ruleset, " has no partners; queue without teams"));
+    }
+    if (spec.preferred_seats != 4) {
+      return absl::InvalidArgumentError("teams: partnerships need a table of four");
+    }
+    // Partnerships need every seat: a table never shrinks.
+    spec.min_seats = 4;
+  }
+  spec.teams = teams;
+  spec.mode = teams ? v1::TEAMS : v1::SOLO;
+  spec.bots_allowed = profile->bots;
+  spec.key =
+      absl::StrCat(spec.ruleset, teams ? " teams " : " solo ", spec.settings.ShortDebugString());
+  return spec;
+}
+
+v1::GameSettings SettingsForSeats(const QueueSpec& spec, int seats) {
+  v1::GameSettings settings = spec.settings;
+  if (settings.has_liars_dice()) settings.mutable_liars_dice()->set_players(seats);
+  return settings;
+}
+
+}  // namespace kahve::matchmaking

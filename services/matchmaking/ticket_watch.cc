@@ -1,0 +1,238 @@
+#include "services/matchmaking/ticket_watch.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/util/time_util.h"
+#include "services/common/logging.h"
+
+namespace kahve::matchmaking {
+
+class TicketWatchers::Stream : public grpc::ServerWriteReactor<v1::TicketUpdate> {
+ public:
+  Stream(TicketWatchers* owner, std::string ticket_id, std::string player)
+      : owner_(owner), ticket_id(std::move(ticket_id)), player(std::move(player)) {}
+
+  // Writes the update unless it repeats the last one; an update offered while a write is in
+  // flight replaces any other still waiting (only the newest state matters).
+  void Offer(const v1::TicketUpdate& update) {
+    bool write_now = false;
+    {
+      absl::MutexLock lock(&mu_);
+      const std::string bytes = update.SerializeAsString();
+      if (done_ || bytes == last_offered_) return;
+      last_offered_ = bytes;
+      if (writing_) {
+        pending_ = update;
+      } else {
+        writing_ = write_now = true;
+        current_ = update;
+      }
+    }
+    if (write_now) StartWrite(&current_);
+  }
+
+  // Ends the stream (after the write in flight, if any).
+  void End(const grpc::Status& status) {
+    {
+      absl::MutexLock lock(&mu_);
+      if (done_) return;
+      done_ = true;
+      if (writing_) {
+        end_status_ = status;
+        return;
+      }
+    }
+    Finish(status);
+  }
+
+  void OnWriteDone(bool ok) override {
+    std::optional<grpc::Status> finish;
+    bool write_next = false;
+    {
+      absl::MutexLock lock(&mu_);
+      writing_ = false;
+      if (!ok) {
+        done_ = true;
+        finish = grpc::Status(grpc::StatusCode::CANCELLED, "stream closed");
+      } else if (end_status_.has_value()) {
+        finish = end_status_;
+      } else if (IsFinal(current_.state())) {
+        done_ = true;
+        finish = grpc::Status::OK;
+      } else if (pending_.has_value()) {
+        current_ = *std::move(pending_);
+        pending_.reset();
+        writing_ = write_next = true;
+      }
+    }
+    if (finish.has_value()) {
+      Finish(*finish);
+    } else if (write_next) {
+      StartWrite(&current_);
+    }
+  }
+
+  void OnCancel() override { End(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled")); }
+
+  void OnDone() override {
+    owner_->Remove(this);
+    delete this;
+  }
+
+  TicketWatchers* const owner_;
+  const std::string ticket_id;
+  const std::string player;
+
+ private:
+  static bool IsFinal(v1::TicketUpdate::State state) {
+    return state == v1::TicketUpdate::MATCHED || state == v1::TicketUpdate::EXPIRED ||
+           state == v1::TicketUpdate::CANCELLED;
+  }
+
+  absl::Mutex mu_;
+  bool done_ ABSL_GUARDED_BY(mu_) = false;
+  bool writing_ ABSL_GUARDED_BY(mu_) = false;
+  std::string last_offered_ ABSL_GUARDED_BY(mu_);
+  // Written only while no write is in flight; gRPC reads it during the write.
+  v1::TicketUpdate current_;
+  std::optional<v1::TicketUpdate> pending_ ABSL_GUARDED_BY(mu_);
+  std::optional<grpc::Status> end_status_ ABSL_GUARDED_BY(mu_);
+};
+
+v1::TicketUpdate UpdateFor(const TicketRecord& ticket, const std::string& player, int queue_size,
+                           int expected_wait_seconds) {
+  v1::TicketUpdate update;
+  update.set_ticket_id(ticket.ticket_id);
+  *update.mutable_enqueued_at() =
+      google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(ticket.enqueued_us);
+  if (ticket.state == kWaiting || ticket.state == kPlacing) {
+    update.set_state(v1::TicketUpdate::QUEUED);
+    update.set_queue_size(queue_size);
+    update.set_expected_wait_seconds(expected_wait_seconds);
+  } else if (ticket.state == kMatched) {
+    update.set_state(v1::TicketUpdate::MATCHED);
+    v1::Assignment& assignment = *update.mutable_assignment();
+    assignment.set_table_id(ticket.table_id);
+    assignment.set_table_endpoint(ticket.endpoint);
+    assignment.set_match_id(ticket.match_id);
+    for (size_t i = 0; i < ticket.players.size(); ++i) {
+      if (ticket.players[i] != player) continue;
+      assignment.set_seat(ticket.seats[i]);
+      assignment.set_seat_token(ticket.seat_tokens[i]);
+    }
+  } else if (ticket.state == kExpired) {
+    update.set_state(v1::TicketUpdate::EXPIRED);
+  } else {
+    update.set_state(v1::TicketUpdate::CANCELLED);
+  }
+  return update;
+}
+
+TicketWatchers::TicketWatchers(MatchmakingStore* store, absl::Duration poll, absl::Duration recent)
+    : store_(store), poll_(poll), recent_(recent) {
+  thread_ = std::thread([this] { Loop(); });
+}
+
+TicketWatchers::~TicketWatchers() { Shutdown(); }
+
+grpc::ServerWriteReactor<v1::TicketUpdate>* TicketWatchers::Open(const std::string& ticket_id,
+                                                                 const std::string& player) {
+  auto* stream = new Stream(this, ticket_id, player);
+  absl::MutexLock lock(&mu_);
+  if (stopping_) {
+    stream->End(grpc::Status(grpc::StatusCode::UNAVAILABLE, "server shutting down"));
+    return stream;
+  }
+  streams_.insert(stream);
+  poked_ = true;
+  return stream;
+}
+
+void TicketWatchers::Poke() {
+  absl::MutexLock lock(&mu_);
+  poked_ = true;
+}
+
+void TicketWatchers::Shutdown() {
+  {
+    absl::MutexLock lock(&mu_);
+    if (stopping_) return;
+    stopping_ = true;
+    for (Stream* stream : streams_) {
+      stream->End(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                               "server shutting down; watch again to resume"));
+    }
+  }
+  thread_.join();
+}
+
+int TicketWatchers::streams() {
+  absl::MutexLock lock(&mu_);
+  return static_cast<int>(streams_.size());
+}
+
+void TicketWatchers::Remove(Stream* stream) {
+  absl::MutexLock lock(&mu_);
+  streams_.erase(stream);
+}
+
+void TicketWatchers::Loop() {
+  while (true) {
+    std::vector<std::string> ticket_ids;
+    {
+      absl::MutexLock lock(&mu_);
+      auto wake = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return poked_ || stopping_; };
+      mu_.AwaitWithTimeout(absl::Condition(&wake), poll_);
+      if (stopping_) return;
+      poked_ = false;
+      for (Stream* stream : streams_) ticket_ids.push_back(stream->ticket_id);
+    }
+    if (ticket_ids.empty()) continue;
+    std::sort(ticket_ids.begin(), ticket_ids.end());
+    ticket_ids.erase(std::unique(ticket_ids.begin(), ticket_ids.end()), ticket_ids.end());
+    auto tickets = store_->GetTickets(ticket_ids);
+    if (!tickets.ok()) {
+      common::LogWarning("ticket watch poll failed",
+                         {{"error", std::string(tickets.status().message())}});
+      continue;
+    }
+    std::map<std::string, const TicketRecord*> by_id;
+    std::map<std::string, std::pair<int, int>> queue_info;  // queue -> (size, expected wait)
+    for (const TicketRecord& ticket : *tickets) {
+      by_id[ticket.ticket_id] = &ticket;
+      if (ticket.state != kWaiting && ticket.state != kPlacing) continue;
+      if (queue_info.contains(ticket.queue_key)) continue;
+      auto sizes = store_->Sizes(ticket.queue_key);
+      auto expected = store_->ExpectedWaitSeconds(ticket.queue_key, absl::Now() - recent_);
+      queue_info[ticket.queue_key] = {sizes.ok() ? sizes->waiting + sizes->placing : 0,
+                                      expected.ok() ? *expected : 0};
+    }
+    absl::MutexLock lock(&mu_);
+    for (Stream* stream : streams_) {
+      const auto found = by_id.find(stream->ticket_id);
+      if (found == by_id.end()) {
+        stream->End(grpc::Status(grpc::StatusCode::NOT_FOUND,
+                                 absl::StrCat("no ticket ", stream->ticket_id)));
+        continue;
+      }
+      const TicketRecord& ticket = *found->second;
+      if (std::find(ticket.players.begin(), ticket.players.end(), stream->player) ==
+          ticket.players.end()) {
+        stream->End(grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                                 "only the ticket's own players may watch it"));
+        continue;
+      }
+      const auto info = queue_info.find(ticket.queue_key);
+      stream->Offer(UpdateFor(ticket, stream->player,
+                              info == queue_info.end() ? 0 : info->second.first,
+                              info == queue_info.end() ? 0 : info->second.second));
+    }
+  }
+}
+
+}  // namespace kahve::matchmaking

@@ -1,0 +1,65 @@
+#ifndef KAHVE_SERVICES_MATCHMAKING_TICKET_WATCH_H_
+#define KAHVE_SERVICES_MATCHMAKING_TICKET_WATCH_H_
+
+// WatchTicket streams. One thread reads the state of every watched ticket from PostgreSQL each
+// poll interval (sooner when poked after a local pass), in one query, and writes each stream the
+// update when it differs from the last one sent. Reading the database rather than this replica's
+// memory is what lets a client watch on any replica while another one matches its ticket.
+
+#include <memory>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "grpcpp/grpcpp.h"
+#include "kahve/v1/matchmaking.pb.h"
+#include "services/matchmaking/mm_store.h"
+
+namespace kahve::matchmaking {
+
+class TicketWatchers {
+ public:
+  // `recent`: the window whose matched tickets give the expected wait.
+  TicketWatchers(MatchmakingStore* store, absl::Duration poll, absl::Duration recent);
+  // Shutdown().
+  ~TicketWatchers();
+
+  // A stream for `player` watching `ticket_id`. Its first update is the ticket's state now; it
+  // ends OK after a final state, NOT_FOUND for an unknown ticket, PERMISSION_DENIED for a ticket
+  // that is not the player's.
+  grpc::ServerWriteReactor<v1::TicketUpdate>* Open(const std::string& ticket_id,
+                                                   const std::string& player);
+  // Look now rather than at the next poll.
+  void Poke();
+  // Ends every stream (UNAVAILABLE: reconnect to resume) and stops the thread; new streams are
+  // refused. Idempotent.
+  void Shutdown();
+
+  int streams();
+
+ private:
+  class Stream;
+  void Loop();
+  void Remove(Stream* stream);
+
+  MatchmakingStore* store_;
+  const absl::Duration poll_;
+  const absl::Duration recent_;
+  absl::Mutex mu_;
+  std::set<Stream*> streams_ ABSL_GUARDED_BY(mu_);
+  bool poked_ ABSL_GUARDED_BY(mu_) = false;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::thread thread_;
+};
+
+// The update a ticket's player sees: QUEUED while waiting or placing (a table is not theirs until
+// it exists), MATCHED with the player's own seat, EXPIRED, CANCELLED.
+v1::TicketUpdate UpdateFor(const TicketRecord& ticket, const std::string& player, int queue_size,
+                           int expected_wait_seconds);
+
+}  // namespace kahve::matchmaking
+
+#endif  // KAHVE_SERVICES_MATCHMAKING_TICKET_WATCH_H_

@@ -1,0 +1,156 @@
+// Bad input to the matchmaking service: each gets a precise status and changes nothing.
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "tests/services/matchmaking/mm_fixture.h"
+#include "tests/services/service_testing.h"
+
+namespace kahve::matchmaking {
+namespace {
+
+class MatchmakingInputTest : public MatchmakingTest {
+ protected:
+  void SetUp() override {
+    MatchmakingTest::SetUp();
+    // No passes: nothing moves while the refusals are checked.
+    MatchmakerSettings settings = Settings();
+    settings.pass_interval = absl::Hours(1);
+    StartMatchmaker(settings);
+  }
+
+  // Everything a refused call could have changed.
+  std::string State() {
+    return absl::StrCat(Count("SELECT count(*) FROM mm_tickets"), "/",
+                        Count("SELECT count(*) FROM mm_ticket_players WHERE active"), "/",
+                        Count("SELECT count(*) FROM mm_tickets WHERE state = 'waiting'"), "/",
+                        Count("SELECT count(*) FROM mm_parties"), "/",
+                        Count("SELECT count(*) FROM mm_party_members"));
+  }
+
+  grpc::StatusCode EnqueueCode(const std::string& player, const v1::EnqueueRequest& request) {
+    const std::string before = State();
+    const grpc::StatusCode code = Enqueue(player, request, nullptr).error_code();
+    EXPECT_EQ(State(), before) << "a refused Enqueue changed something";
+    return code;
+  }
+
+  grpc::Status CreateParty(const std::string& player, v1::Party* party) {
+    auto context = kahve::testing::ContextFor(player);
+    return mm().stub().CreateParty(context.get(), {}, party);
+  }
+
+  grpc::Status JoinParty(const std::string& player, const std::string& code) {
+    auto context = kahve::testing::ContextFor(player);
+    v1::JoinPartyRequest request;
+    request.set_invite_code(code);
+    v1::Party party;
+    return mm().stub().JoinParty(context.get(), request, &party);
+  }
+};
+
+TEST_F(MatchmakingInputTest, BadSettingsAreInvalidArgument) {
+  EXPECT_EQ(EnqueueCode("ana", v1::EnqueueRequest()), grpc::StatusCode::INVALID_ARGUMENT);
+  v1::EnqueueRequest no_ruleset;
+  no_ruleset.mutable_settings();
+  EXPECT_EQ(EnqueueCode("ana", no_ruleset), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(EnqueueCode("ana", LiarsDice(11)), grpc::StatusCode::INVALID_ARGUMENT);
+  v1::EnqueueRequest teams = LiarsDice(4);
+  teams.set_teams(true);
+  EXPECT_EQ(EnqueueCode("ana", teams), grpc::StatusCode::INVALID_ARGUMENT)
+      << "Liar's dice has no partners";
+  v1::EnqueueRequest wait = LiarsDice(4);
+  wait.set_longest_wait_seconds(-1);
+  EXPECT_EQ(EnqueueCode("ana", wait), grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST_F(MatchmakingInputTest, OnlyTheCallerOrTheCallersPartyIsQueued) {
+  v1::EnqueueRequest three = LiarsDice(4);
+  for (const char* player : {"ana", "bora", "cem"}) three.add_players(player);
+  EXPECT_EQ(EnqueueCode("ana", three), grpc::StatusCode::INVALID_ARGUMENT) << "party too large";
+  v1::EnqueueRequest someone_else = LiarsDice(4);
+  someone_else.add_players("bora");
+  EXPECT_EQ(EnqueueCode("ana", someone_else), grpc::StatusCode::PERMISSION_DENIED);
+
+  v1::Party party;
+  ASSERT_TRUE(CreateParty("ana", &party).ok());
+  v1::EnqueueRequest alone_in_party = LiarsDice(4);
+  alone_in_party.set_party_id(party.party_id());
+  EXPECT_EQ(EnqueueCode("ana", alone_in_party), grpc::StatusCode::FAILED_PRECONDITION)
+      << "no partner yet";
+  ASSERT_TRUE(JoinParty("bora", party.invite_code()).ok());
+  EXPECT_EQ(EnqueueCode("bora", alone_in_party), grpc::StatusCode::PERMISSION_DENIED)
+      << "only the leader enqueues the party";
+  EXPECT_EQ(EnqueueCode("cem", alone_in_party), grpc::StatusCode::PERMISSION_DENIED)
+      << "not in the party";
+  v1::EnqueueRequest outsider = alone_in_party;
+  outsider.add_players("ana");
+  outsider.add_players("cem");
+  EXPECT_EQ(EnqueueCode("ana", outsider), grpc::StatusCode::PERMISSION_DENIED)
+      << "cem is not in ana's party";
+  v1::EnqueueRequest unknown = LiarsDice(4);
+  unknown.set_party_id("pt-nope");
+  EXPECT_EQ(EnqueueCode("ana", unknown), grpc::StatusCode::NOT_FOUND);
+
+  // The whole party, listed or not, is fine once.
+  v1::EnqueueRequest both = alone_in_party;
+  both.add_players("bora");
+  both.add_players("ana");
+  std::string ticket;
+  ASSERT_TRUE(Enqueue("ana", both, &ticket).ok());
+  EXPECT_EQ(EnqueueCode("ana", LiarsDice(2)), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_EQ(EnqueueCode("bora", LiarsDice(4)), grpc::StatusCode::ALREADY_EXISTS)
+      << "the partner is queued with the party";
+}
+
+TEST_F(MatchmakingInputTest, RepeatedRequestIdReturnsTheSameTicket) {
+  v1::EnqueueRequest request = LiarsDice(4);
+  request.set_request_id("r-1");
+  std::string first, second;
+  ASSERT_TRUE(Enqueue("ana", request, &first).ok());
+  ASSERT_TRUE(Enqueue("ana", request, &second).ok());
+  EXPECT_EQ(first, second);
+  EXPECT_EQ(Count("SELECT count(*) FROM mm_tickets"), 1);
+}
+
+TEST_F(MatchmakingInputTest, BadOrUsedInviteCodes) {
+  v1::Party party;
+  ASSERT_TRUE(CreateParty("ana", &party).ok());
+  const std::string before = State();
+  EXPECT_EQ(JoinParty("bora", "").error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(JoinParty("bora", "NOSUCHCODE").error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(JoinParty("ana", party.invite_code()).error_code(), grpc::StatusCode::ALREADY_EXISTS)
+      << "the leader is in the party already";
+  v1::Party other;
+  EXPECT_EQ(CreateParty("ana", &other).error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_EQ(State(), before);
+  ASSERT_TRUE(JoinParty("bora", party.invite_code()).ok());
+  const std::string full = State();
+  EXPECT_EQ(JoinParty("cem", party.invite_code()).error_code(),
+            grpc::StatusCode::FAILED_PRECONDITION)
+      << "a used code";
+  EXPECT_EQ(State(), full);
+}
+
+TEST_F(MatchmakingInputTest, OthersTicketsAreNotYours) {
+  std::string ticket;
+  ASSERT_TRUE(Enqueue("ana", LiarsDice(4), &ticket).ok());
+  const std::string before = State();
+  EXPECT_EQ(Cancel("bora", ticket).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(Cancel("bora", "tk-unknown").error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(Cancel("bora", "").error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(State(), before);
+  EXPECT_EQ(WatchUntil("bora", ticket, v1::TicketUpdate::QUEUED).status.error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(WatchUntil("bora", "tk-unknown", v1::TicketUpdate::QUEUED).status.error_code(),
+            grpc::StatusCode::NOT_FOUND);
+
+  // Without a token nothing is answered.
+  grpc::ClientContext context;
+  v1::EnqueueResponse response;
+  EXPECT_EQ(mm().stub().Enqueue(&context, LiarsDice(4), &response).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(State(), before);
+}
+
+}  // namespace
+}  // namespace kahve::matchmaking

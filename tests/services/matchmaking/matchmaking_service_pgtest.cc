@@ -1,0 +1,153 @@
+// Matchmaking end to end: real matchmaking, table and rating services over real gRPC and one real
+// PostgreSQL database.
+
+#include <set>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/services/matchmaking/mm_fixture.h"
+#include "tests/services/service_testing.h"
+
+namespace kahve::matchmaking {
+namespace {
+
+TEST_F(MatchmakingTest, FourPlayersShareOneTableAndTheResultReachesRatings) {
+  StartRelay();
+  StartMatchmaker(Settings());
+  const std::vector<std::string> names = {"ana", "bora", "cem", "deniz"};
+  std::vector<std::string> tickets(4);
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(Enqueue(names[i], LiarsDice(4), &tickets[i]).ok()) << names[i];
+  }
+  std::vector<table::Player> players;
+  std::set<int> seats;
+  std::string table_id;
+  for (int i = 0; i < 4; ++i) {
+    const v1::Assignment assignment = AwaitAssignment(names[i], tickets[i]);
+    if (i == 0) table_id = assignment.table_id();
+    EXPECT_EQ(assignment.table_id(), table_id);
+    EXPECT_EQ(assignment.table_endpoint(), absl::StrCat("127.0.0.1:", server_->port()));
+    EXPECT_FALSE(assignment.seat_token().empty());
+    EXPECT_FALSE(assignment.match_id().empty());
+    seats.insert(assignment.seat());
+    players.push_back({names[i], assignment.seat(), assignment.seat_token()});
+  }
+  ASSERT_FALSE(table_id.empty());
+  EXPECT_EQ(seats, (std::set<int>{0, 1, 2, 3}));
+  EXPECT_EQ(Count("SELECT count(*) FROM table_tables"), 1);
+  EXPECT_EQ(TicketsIn(kMatched), 4);
+
+  // Watching again (a client that reconnects) gives the assignment at once.
+  const Watched again = WatchUntil("cem", tickets[2], v1::TicketUpdate::MATCHED);
+  ASSERT_EQ(again.updates.size(), 1u);
+  EXPECT_EQ(again.updates[0].assignment().table_id(), table_id);
+  EXPECT_TRUE(again.status.ok()) << again.status.error_message();
+
+  // The seats are real: the players finish the game and the result is rated.
+  PlayToTheEnd(table_id, players);
+  bool rated = false;
+  for (int attempt = 0; attempt < 200 && !rated; ++attempt) {
+    auto context = kahve::testing::ContextFor("ana");
+    v1::GetRatingsRequest request;
+    for (const std::string& name : names) request.add_player_ids(name);
+    v1::GetRatingsResponse response;
+    absl::MutexLock lock(&rating_mu_);
+    rated = rating_->stub().GetRatings(context.get(), request, &response).ok() &&
+            response.ratings_size() == 4;
+    if (!rated) absl::SleepFor(absl::Milliseconds(100));
+  }
+  EXPECT_TRUE(rated);
+
+  // Queue statistics and metrics tell the story.
+  auto context = kahve::testing::ContextFor("ana");
+  v1::GetQueueStatsRequest stats_request;
+  stats_request.set_ruleset("liars_dice");
+  v1::GetQueueStatsResponse stats;
+  ASSERT_TRUE(mm().stub().GetQueueStats(context.get(), stats_request, &stats).ok());
+  ASSERT_EQ(stats.queues_size(), 1);
+  EXPECT_EQ(stats.queues(0).ruleset(), "liars_dice");
+  EXPECT_EQ(stats.queues(0).waiting(), 0);
+  EXPECT_GT(stats.queues(0).matches_per_minute(), 0);
+  EXPECT_GE(stats.queues(0).p95_wait_seconds(), stats.queues(0).p50_wait_seconds());
+  auto metrics = kahve::testing::HttpGet(mm().metrics_port(), "/metrics");
+  ASSERT_TRUE(metrics.ok()) << metrics.status();
+  EXPECT_THAT(*metrics, ::testing::HasSubstr("kahve_matches_formed_total{queue=\"liars_dice solo"));
+  EXPECT_THAT(*metrics, ::testing::HasSubstr("kahve_matchmaking_wait_seconds_count 4"));
+  EXPECT_THAT(*metrics, ::testing::HasSubstr("kahve_match_rating_spread_count 1"));
+  EXPECT_THAT(*metrics, ::testing::HasSubstr("kahve_matchmaking_pass_seconds_count"));
+  EXPECT_THAT(*metrics, ::testing::HasSubstr("kahve_matchmaking_tickets{"));
+  const absl::Status promtool = kahve::testing::PromtoolCheck(*metrics);
+  EXPECT_TRUE(promtool.ok()) << promtool;
+}
+
+TEST_F(MatchmakingTest, WatchingShowsTheQueueThenTheCancellation) {
+  StartMatchmaker(Settings());
+  std::string ticket;
+  ASSERT_TRUE(Enqueue("ana", LiarsDice(4), &ticket).ok());
+  const Watched queued = WatchUntil("ana", ticket, v1::TicketUpdate::QUEUED);
+  ASSERT_FALSE(queued.updates.empty());
+  EXPECT_EQ(queued.updates[0].queue_size(), 1);
+  EXPECT_TRUE(queued.updates[0].has_enqueued_at());
+
+  ASSERT_TRUE(Cancel("ana", ticket).ok());
+  EXPECT_TRUE(Cancel("ana", ticket).ok()) << "cancelling twice is fine";
+  const Watched cancelled = WatchUntil("ana", ticket, v1::TicketUpdate::CANCELLED);
+  ASSERT_FALSE(cancelled.updates.empty());
+  EXPECT_EQ(cancelled.updates.back().state(), v1::TicketUpdate::CANCELLED);
+  EXPECT_TRUE(cancelled.status.ok());
+
+  // A cancelled ticket is never matched, and its player may queue again.
+  std::string again, other;
+  ASSERT_TRUE(Enqueue("ana", LiarsDice(2), &again).ok());
+  ASSERT_TRUE(Enqueue("bora", LiarsDice(2), &other).ok());
+  EXPECT_EQ(AwaitAssignment("ana", again).table_id(), AwaitAssignment("bora", other).table_id());
+  EXPECT_EQ(TicketsIn(kCancelled), 1);
+  // A matched ticket can no longer be cancelled.
+  EXPECT_EQ(Cancel("bora", other).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+}
+
+TEST_F(MatchmakingTest, PartySitsTogether) {
+  StartMatchmaker(Settings());
+  v1::Party party;
+  {
+    auto context = kahve::testing::ContextFor("ana");
+    ASSERT_TRUE(mm().stub().CreateParty(context.get(), {}, &party).ok());
+  }
+  EXPECT_EQ(party.leader(), "ana");
+  ASSERT_FALSE(party.invite_code().empty());
+  {
+    auto context = kahve::testing::ContextFor("bora");
+    v1::JoinPartyRequest join;
+    join.set_invite_code(party.invite_code());
+    v1::Party joined;
+    ASSERT_TRUE(mm().stub().JoinParty(context.get(), join, &joined).ok());
+    EXPECT_THAT(joined.members(), ::testing::ElementsAre("ana", "bora"));
+    EXPECT_TRUE(joined.invite_code().empty()) << "a full party has no code to share";
+  }
+  v1::EnqueueRequest request = LiarsDice(4);
+  request.set_party_id(party.party_id());
+  std::string party_ticket, cem, deniz;
+  ASSERT_TRUE(Enqueue("ana", request, &party_ticket).ok());
+  ASSERT_TRUE(Enqueue("cem", LiarsDice(4), &cem).ok());
+  ASSERT_TRUE(Enqueue("deniz", LiarsDice(4), &deniz).ok());
+  const v1::Assignment leader = AwaitAssignment("ana", party_ticket);
+  const v1::Assignment partner = AwaitAssignment("bora", party_ticket);
+  EXPECT_EQ(leader.table_id(), partner.table_id());
+  EXPECT_EQ(partner.seat(), leader.seat() + 1) << "a party sits side by side";
+  EXPECT_NE(leader.seat_token(), partner.seat_token());
+  EXPECT_EQ(AwaitAssignment("cem", cem).table_id(), leader.table_id());
+  EXPECT_EQ(AwaitAssignment("deniz", deniz).table_id(), leader.table_id());
+
+  // Leaving: the partner may go once the ticket is over; the leader's leaving ends the party.
+  auto context = kahve::testing::ContextFor("bora");
+  v1::LeavePartyRequest leave;
+  leave.set_party_id(party.party_id());
+  v1::LeavePartyResponse left;
+  ASSERT_TRUE(mm().stub().LeaveParty(context.get(), leave, &left).ok());
+  EXPECT_EQ(Count("SELECT count(*) FROM mm_party_members"), 1);
+}
+
+}  // namespace
+}  // namespace kahve::matchmaking

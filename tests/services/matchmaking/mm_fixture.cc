@@ -1,0 +1,203 @@
+#include "tests/services/matchmaking/mm_fixture.h"
+
+#include <chrono>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "pqxx/pqxx"
+#include "tests/services/service_testing.h"
+
+namespace kahve::matchmaking {
+
+MatchmakerServer::MatchmakerServer(const std::string& url, const MatchmakerSettings& settings,
+                                   int rating_port, bool start_passes)
+    : authenticator_(kahve::testing::TestAuthenticator()) {
+  pool_ = std::make_unique<common::PgPool>(
+      common::PgPoolSettings{.url = url, .size = 4, .name = "matchmaking"}, &metrics_.registry());
+  store_ = std::make_unique<MatchmakingStore>(pool_.get());
+  mm_metrics_ = std::make_unique<MatchmakingMetrics>(metrics_.registry());
+  // The bearer without its "Bearer " prefix, as main mints it.
+  const std::string bearer =
+      kahve::testing::Bearer("kahve-matchmaking", common::kRoleService).substr(7);
+  ratings_ = std::make_unique<RatingCache>(
+      v1::RatingService::NewStub(kahve::testing::LocalChannel(rating_port)), bearer,
+      absl::Seconds(60));
+  placer_ = std::make_unique<Placer>(
+      PlacerSettings{.bearer = bearer, .host_max_age = settings.host_max_age}, store_.get());
+  watchers_ =
+      std::make_unique<TicketWatchers>(store_.get(), absl::Milliseconds(100), absl::Hours(1));
+  workers_ = std::make_unique<common::WorkerPool>(2);
+  service_ = std::make_unique<MatchmakingService>(
+      MatchmakingServiceSettings{.ticket_ttl = settings.ticket_ttl}, store_.get(), watchers_.get(),
+      authenticator_.get(), workers_.get());
+  common::ServerSettings server_settings;
+  server_settings.host = "127.0.0.1";
+  server_settings.metrics_host = "127.0.0.1";
+  server_settings.drain_period = absl::ZeroDuration();
+  server_settings.shutdown_deadline = absl::Seconds(5);
+  server_ = std::make_unique<common::GrpcServer>(server_settings, &metrics_);
+  server_->AddService(service_.get(), v1::MatchmakingService::service_full_name());
+  const absl::Status started = server_->Start();
+  EXPECT_TRUE(started.ok()) << started;
+  MatchmakerSettings with_url = settings;
+  with_url.database_url = url;
+  matchmaker_ = std::make_unique<Matchmaker>(with_url, store_.get(), ratings_.get(), placer_.get(),
+                                             mm_metrics_.get());
+  if (start_passes) matchmaker_->Start([this] { watchers_->Poke(); });
+  stub_ = v1::MatchmakingService::NewStub(kahve::testing::LocalChannel(server_->port()));
+}
+
+MatchmakerServer::~MatchmakerServer() { Stop(); }
+
+void MatchmakerServer::Stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  matchmaker_->Stop();
+  server_->Shutdown([this] { watchers_->Shutdown(); });
+}
+
+void MatchmakingTest::SetUp() {
+  TableServiceTest::SetUp();
+  {
+    absl::MutexLock lock(&rating_mu_);
+    rating_ = std::make_unique<rating::RatingServer>(url(), rating::kProvisionalGames);
+  }
+  RegisterHost(kHostId, absl::StrCat("127.0.0.1:", server_->port()), 0);
+  heartbeats_ = std::thread([this] { Heartbeats(); });
+}
+
+void MatchmakingTest::TearDown() {
+  mm_.reset();
+  stop_heartbeats_.Notify();
+  if (heartbeats_.joinable()) heartbeats_.join();
+  TableServiceTest::TearDown();
+}
+
+MatchmakerSettings MatchmakingTest::Settings() {
+  MatchmakerSettings settings;
+  settings.pass_interval = absl::Milliseconds(50);
+  settings.shrink_after = absl::Hours(1);
+  settings.longest_wait = absl::Hours(1);
+  settings.bot_fill = false;
+  settings.window = SkillWindow{.base = 3, .per_second = 0, .max = 3, .provisional_extra = 10};
+  return settings;
+}
+
+void MatchmakingTest::StartMatchmaker(const MatchmakerSettings& settings) {
+  int rating_port = 0;
+  {
+    absl::MutexLock lock(&rating_mu_);
+    rating_port = rating_->port();
+  }
+  mm_ = std::make_unique<MatchmakerServer>(url(), settings, rating_port);
+}
+
+void MatchmakingTest::RegisterHost(const std::string& host_id, const std::string& endpoint,
+                                   int live_tables) {
+  absl::MutexLock lock(&hosts_mu_);
+  hosts_[host_id] = {endpoint, live_tables};
+}
+
+void MatchmakingTest::UnregisterHost(const std::string& host_id) {
+  absl::MutexLock lock(&hosts_mu_);
+  hosts_.erase(host_id);
+}
+
+void MatchmakingTest::Heartbeats() {
+  pqxx::connection connection(url());
+  do {
+    std::map<std::string, std::pair<std::string, int>> hosts;
+    {
+      absl::MutexLock lock(&hosts_mu_);
+      hosts = hosts_;
+    }
+    pqxx::work tx(connection);
+    for (const auto& [host_id, host] : hosts) {
+      // Stamped with the database's clock, as the table service's own heartbeat is.
+      tx.exec_params0(
+          "INSERT INTO table_hosts (host_id, endpoint, live_tables, heartbeat_us, draining)"
+          " VALUES ($1, $2, $3, (extract(epoch FROM clock_timestamp()) * 1e6)::bigint, false)"
+          " ON CONFLICT (host_id) DO UPDATE SET endpoint = excluded.endpoint,"
+          "  live_tables = excluded.live_tables, heartbeat_us = excluded.heartbeat_us",
+          host_id, host.first, host.second);
+    }
+    tx.commit();
+  } while (!stop_heartbeats_.WaitForNotificationWithTimeout(absl::Milliseconds(200)));
+}
+
+void MatchmakingTest::SetRating(const std::string& player, double display) {
+  pqxx::connection connection(url());
+  pqxx::work tx(connection);
+  // sigma 2 and 20 games: an established player; mu follows from display = mu - 3 sigma.
+  tx.exec_params0(
+      "INSERT INTO ratings (player_id, ruleset, mode, mu, sigma, display, games, last_played_us)"
+      " VALUES ($1, 'liars_dice', 1, $2, 2, $3, 20, 1700000000000000)",
+      player, display + 6, display);
+  tx.commit();
+}
+
+v1::EnqueueRequest MatchmakingTest::LiarsDice(int players) {
+  v1::EnqueueRequest request;
+  request.mutable_settings()->mutable_liars_dice()->set_players(players);
+  return request;
+}
+
+grpc::Status MatchmakingTest::Enqueue(const std::string& player, const v1::EnqueueRequest& request,
+                                      std::string* ticket_id) {
+  auto context = kahve::testing::ContextFor(player);
+  v1::EnqueueResponse response;
+  const grpc::Status status = mm_->stub().Enqueue(context.get(), request, &response);
+  if (ticket_id != nullptr) *ticket_id = response.ticket_id();
+  return status;
+}
+
+grpc::Status MatchmakingTest::Cancel(const std::string& player, const std::string& ticket_id) {
+  auto context = kahve::testing::ContextFor(player);
+  v1::CancelTicketRequest request;
+  request.set_ticket_id(ticket_id);
+  v1::CancelTicketResponse response;
+  return mm_->stub().CancelTicket(context.get(), request, &response);
+}
+
+MatchmakingTest::Watched MatchmakingTest::WatchUntil(const std::string& player,
+                                                     const std::string& ticket_id,
+                                                     v1::TicketUpdate::State state,
+                                                     absl::Duration timeout) {
+  grpc::ClientContext context;
+  context.AddMetadata("authorization", kahve::testing::Bearer(player));
+  context.set_deadline(std::chrono::system_clock::now() + absl::ToChronoMilliseconds(timeout));
+  v1::WatchTicketRequest request;
+  request.set_ticket_id(ticket_id);
+  auto reader = mm_->stub().WatchTicket(&context, request);
+  Watched watched;
+  v1::TicketUpdate update;
+  while (reader->Read(&update)) {
+    watched.updates.push_back(update);
+    if (update.state() == state) {
+      // A final state ends the stream from the server's side; a QUEUED one is left by the client.
+      if (state == v1::TicketUpdate::QUEUED) context.TryCancel();
+      break;
+    }
+  }
+  while (reader->Read(&update)) watched.updates.push_back(update);
+  watched.status = reader->Finish();
+  return watched;
+}
+
+v1::Assignment MatchmakingTest::AwaitAssignment(const std::string& player,
+                                                const std::string& ticket_id) {
+  const Watched watched = WatchUntil(player, ticket_id, v1::TicketUpdate::MATCHED);
+  if (watched.updates.empty() || watched.updates.back().state() != v1::TicketUpdate::MATCHED) {
+    ADD_FAILURE() << player << " not matched: " << watched.status.error_message() << " after "
+                  << watched.updates.size() << " updates";
+    return {};
+  }
+  return watched.updates.back().assignment();
+}
+
+int64_t MatchmakingTest::TicketsIn(const std::string& state) {
+  return Count(absl::StrCat("SELECT count(*) FROM mm_tickets WHERE state = '", state, "'"));
+}
+
+}  // namespace kahve::matchmaking

@@ -1,0 +1,115 @@
+#ifndef KAHVE_TESTS_SERVICES_MATCHMAKING_MM_FIXTURE_H_
+#define KAHVE_TESTS_SERVICES_MATCHMAKING_MM_FIXTURE_H_
+
+// A real kahve-matchmaking (the shipped library: store, matchmaker, placer, watchers, a real gRPC
+// server on a free port) next to a real table service and rating service, over one fresh
+// PostgreSQL database.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
+#include "kahve/v1/matchmaking.grpc.pb.h"
+#include "services/common/metrics.h"
+#include "services/common/pg_pool.h"
+#include "services/common/server.h"
+#include "services/common/worker_pool.h"
+#include "services/matchmaking/matchmaker.h"
+#include "services/matchmaking/matchmaking_service.h"
+#include "services/matchmaking/mm_metrics.h"
+#include "services/matchmaking/mm_store.h"
+#include "services/matchmaking/placer.h"
+#include "services/matchmaking/rating_cache.h"
+#include "services/matchmaking/ticket_watch.h"
+#include "tests/services/table/table_fixture.h"
+
+namespace kahve::matchmaking {
+
+// One matchmaking replica, in-process, wired as main wires it.
+class MatchmakerServer {
+ public:
+  // Passes start at once unless `start_passes` is false (tests then call RunOnce).
+  MatchmakerServer(const std::string& url, const MatchmakerSettings& settings, int rating_port,
+                   bool start_passes = true);
+  // Stop().
+  ~MatchmakerServer();
+  // As main on SIGTERM: passes stop (releasing the queue locks), streams end, the server stops.
+  void Stop();
+
+  int port() const { return server_->port(); }
+  int metrics_port() const { return metrics_.port(); }
+  v1::MatchmakingService::Stub& stub() { return *stub_; }
+  Matchmaker& matchmaker() { return *matchmaker_; }
+
+ private:
+  common::Metrics metrics_;
+  std::unique_ptr<common::Authenticator> authenticator_;
+  std::unique_ptr<common::PgPool> pool_;
+  std::unique_ptr<MatchmakingStore> store_;
+  std::unique_ptr<MatchmakingMetrics> mm_metrics_;
+  std::unique_ptr<RatingCache> ratings_;
+  std::unique_ptr<Placer> placer_;
+  std::unique_ptr<TicketWatchers> watchers_;
+  std::unique_ptr<common::WorkerPool> workers_;
+  std::unique_ptr<MatchmakingService> service_;
+  std::unique_ptr<common::GrpcServer> server_;
+  std::unique_ptr<Matchmaker> matchmaker_;
+  std::unique_ptr<v1::MatchmakingService::Stub> stub_;
+  bool stopped_ = false;
+};
+
+class MatchmakingTest : public table::TableServiceTest {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  // Quick passes; a window that never widens (base 3) unless a test says otherwise; no bots and
+  // no smaller tables within a test's time unless a test says otherwise.
+  MatchmakerSettings Settings();
+  void StartMatchmaker(const MatchmakerSettings& settings);
+  MatchmakerServer& mm() { return *mm_; }
+
+  // A table_hosts row kept fresh (heartbeat every 200 ms) until UnregisterHost.
+  void RegisterHost(const std::string& host_id, const std::string& endpoint, int live_tables);
+  void UnregisterHost(const std::string& host_id);
+  // A rated (not provisional) Liar's dice solo rating with this display rating.
+  void SetRating(const std::string& player, double display);
+
+  static v1::EnqueueRequest LiarsDice(int players);
+  grpc::Status Enqueue(const std::string& player, const v1::EnqueueRequest& request,
+                       std::string* ticket_id);
+  grpc::Status Cancel(const std::string& player, const std::string& ticket_id);
+  // Watches the ticket until an update in `state` arrives (or the stream ends); the updates seen
+  // and the stream's status.
+  struct Watched {
+    std::vector<v1::TicketUpdate> updates;
+    grpc::Status status;
+  };
+  Watched WatchUntil(const std::string& player, const std::string& ticket_id,
+                     v1::TicketUpdate::State state, absl::Duration timeout = absl::Seconds(20));
+  // The last update of WatchUntil(MATCHED), failing the test if it is not an assignment.
+  v1::Assignment AwaitAssignment(const std::string& player, const std::string& ticket_id);
+  // Tickets in `state` (mm_tickets).
+  int64_t TicketsIn(const std::string& state);
+
+  std::unique_ptr<MatchmakerServer> mm_;
+
+ private:
+  void Heartbeats();
+
+  absl::Mutex hosts_mu_;
+  std::map<std::string, std::pair<std::string, int>> hosts_ ABSL_GUARDED_BY(hosts_mu_);
+  absl::Notification stop_heartbeats_;
+  std::thread heartbeats_;
+};
+
+}  // namespace kahve::matchmaking
+
+#endif  // KAHVE_TESTS_SERVICES_MATCHMAKING_MM_FIXTURE_H_

@@ -1,0 +1,194 @@
+// kahve load tables: bot clients play Liar's dice on a running kahve-table (see table_driver.h),
+// then the same concurrency calls a method that does nothing (the gRPC health check) on the same
+// server for comparison; optionally it creates idle tables and reads the server's memory. Prints
+// one JSON object.
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/flags/declare.h"
+#include "absl/flags/flag.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "grpcpp/generic/generic_stub.h"
+#include "grpcpp/grpcpp.h"
+#include "tools/kahve/commands.h"
+#include "tools/kahve/load_stats.h"
+#include "tools/kahve/table_driver.h"
+
+ABSL_FLAG(int32_t, tables, 1000, "load tables: tables kept in play at once.");
+ABSL_FLAG(int32_t, games_per_table, 0,
+          "load tables: games each table plays before the run ends; 0: finished games are "
+          "replaced until --seconds is up (then --seconds is only the deadline).");
+ABSL_FLAG(std::string, ack_log, "",
+          "load tables: file that gets a `TABLE_ID SEQ` line for every acknowledged move.");
+ABSL_FLAG(int32_t, idle_tables, 0,
+          "load tables: tables to create and leave idle, for the server's memory per table.");
+ABSL_FLAG(int32_t, server_pid, 0,
+          "load tables: the server's process id, whose VmRSS the --idle_tables measurement reads.");
+ABSL_DECLARE_FLAG(std::string, target);
+ABSL_DECLARE_FLAG(int32_t, seconds);
+ABSL_DECLARE_FLAG(int32_t, concurrency);
+ABSL_DECLARE_FLAG(std::string, jwt_hs256_secret);
+
+namespace kahve::tools {
+namespace {
+
+constexpr char kHealthCheck[] = "/grpc.health.v1.Health/Check";
+constexpr int kHealthChannels = 4;  // as many connections as the table load uses
+
+struct HealthCall {
+  grpc::ClientContext context;
+  grpc::ByteBuffer request;
+  grpc::ByteBuffer response;
+  std::chrono::steady_clock::time_point began = std::chrono::steady_clock::now();
+};
+
+// grpc.health.v1.Health/Check with an empty request (the server's overall status), through the
+// generic stub: gRPC serves it itself, so it is the cost of a call that does nothing. `concurrency`
+// calls stay in flight for `length`.
+PhaseResult HealthPhase(const std::string& target, int concurrency, absl::Duration length) {
+  grpc::ChannelArguments args;
+  args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+  std::vector<std::unique_ptr<grpc::GenericStub>> stubs;
+  for (int i = 0; i < kHealthChannels; ++i) {
+    stubs.push_back(std::make_unique<grpc::GenericStub>(
+        grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), args)));
+  }
+  absl::Mutex mu;
+  PhaseResult result;
+  int active = concurrency;
+  const auto start = std::chrono::steady_clock::now();
+  const absl::Time end = absl::Now() + length;
+  std::function<void(int)> issue = [&](int lane) {
+    auto* call = new HealthCall;
+    grpc::Slice empty("");
+    call->request = grpc::ByteBuffer(&empty, 1);
+    call->context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+    stubs[lane % kHealthChannels]->UnaryCall(
+        &call->context, kHealthCheck, grpc::StubOptions(), &call->request, &call->response,
+        [&, call, lane](grpc::Status status) {
+          const double ms = std::chrono::duration<double, std::milli>(
+                                std::chrono::steady_clock::now() - call->began)
+                                .count();
+          delete call;
+          bool again = false;
+          {
+            absl::MutexLock lock(&mu);
+            if (status.ok()) {
+              ++result.done;
+              result.latencies_ms.push_back(ms);
+            } else {
+              ++result.failed;
+            }
+            again = absl::Now() < end;
+            if (!again) --active;
+          }
+          if (again) issue(lane);
+        });
+  };
+  for (int lane = 0; lane < concurrency; ++lane) issue(lane);
+  absl::MutexLock lock(&mu);
+  mu.Await(absl::Condition(
+      +[](int* left) { return *left == 0; }, &active));
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+// The process's resident memory in KiB (VmRSS of /proc/PID/status), or -1.
+int64_t RssKib(int pid) {
+  std::ifstream status(absl::StrCat("/proc/", pid, "/status"));
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::strtoll(line.c_str() + 6, nullptr, 10);
+  }
+  return -1;
+}
+
+std::string DriverSummary(TableDriverReport& report) {
+  return absl::StrFormat(
+      "%s, \"setup_seconds\": %.3f, \"tables_created\": %d, \"games_finished\": %d, "
+      "\"retries\": %d, \"resyncs\": %d, \"unconfirmed_games\": %d, \"abandoned_tables\": %d, "
+      "\"complete\": %s, \"first_error\": \"%s\"",
+      Summary("play", report.moves), report.setup_seconds, report.tables_created,
+      report.games_finished, report.retries, report.resyncs, report.unconfirmed_games,
+      report.abandoned, report.complete ? "true" : "false", absl::CEscape(report.first_error));
+}
+
+// Creates `count` idle tables and reports the server's memory before and after.
+std::string IdleTables(TableDriverSettings settings, int count, int pid) {
+  settings.tables = count;
+  settings.idle = true;
+  settings.games_per_table = 0;
+  settings.ack_log.clear();
+  const int64_t before = pid > 0 ? RssKib(pid) : -1;
+  TableDriverReport report = RunTableLoad(settings);
+  // Let the log writers and the allocator settle before reading.
+  absl::SleepFor(absl::Seconds(1));
+  const int64_t after = pid > 0 ? RssKib(pid) : -1;
+  const double per_table = count > 0 ? 1024.0 / count : 0;
+  return absl::StrFormat(
+      "\"idle\": {\"tables\": %d, \"created\": %d, \"failed\": %d, \"seconds\": %.3f, "
+      "\"rss_before_kib\": %d, \"rss_after_kib\": %d, \"rss_delta_bytes_per_table\": %.0f, "
+      "\"rss_bytes_per_table\": %.0f}",
+      count, report.tables_created, report.moves.failed, report.setup_seconds, before, after,
+      after >= 0 && before >= 0 ? (after - before) * per_table : -1.0,
+      after >= 0 ? after * per_table : -1.0);
+}
+
+}  // namespace
+
+int LoadTablesCommand() {
+  TableDriverSettings settings;
+  settings.target = absl::GetFlag(FLAGS_target);
+  settings.jwt_secret = absl::GetFlag(FLAGS_jwt_hs256_secret);
+  settings.tables = absl::GetFlag(FLAGS_tables);
+  settings.concurrency = std::max(1, absl::GetFlag(FLAGS_concurrency));
+  settings.length = absl::Seconds(absl::GetFlag(FLAGS_seconds));
+  settings.games_per_table = absl::GetFlag(FLAGS_games_per_table);
+  settings.ack_log = absl::GetFlag(FLAGS_ack_log);
+  if (settings.jwt_secret.empty()) {
+    std::fputs("kahve load tables: needs --jwt_hs256_secret\n", stderr);
+    return 2;
+  }
+  if (!settings.ack_log.empty()) {
+    FILE* file = std::fopen(settings.ack_log.c_str(), "w");
+    if (file == nullptr) {
+      std::fprintf(stderr, "kahve load tables: cannot write %s\n", settings.ack_log.c_str());
+      return 2;
+    }
+    std::fclose(file);
+  }
+  std::vector<std::string> parts;
+  int status = 0;
+  if (settings.tables > 0) {
+    TableDriverReport report = RunTableLoad(settings);
+    parts.push_back(DriverSummary(report));
+    if (settings.games_per_table > 0 && (!report.complete || report.abandoned > 0)) status = 1;
+    if (settings.games_per_table == 0) {
+      PhaseResult health = HealthPhase(settings.target, settings.concurrency, settings.length);
+      parts.push_back(Summary("health_check", health));
+      const double ratio = health.rate() > 0 ? report.moves.rate() / health.rate() : 0;
+      parts.push_back(absl::StrFormat("\"ratio\": %.3f", ratio));
+    }
+  }
+  const int idle = absl::GetFlag(FLAGS_idle_tables);
+  if (idle > 0) parts.push_back(IdleTables(settings, idle, absl::GetFlag(FLAGS_server_pid)));
+  parts.push_back(absl::StrFormat("\"tables\": %d, \"concurrency\": %d", settings.tables,
+                                  settings.concurrency));
+  std::printf("{%s}\n", absl::StrJoin(parts, ", ").c_str());
+  return status;
+}
+
+}  // namespace kahve::tools
