@@ -10,6 +10,7 @@
 #include "services/common/logging.h"
 #include "services/common/server.h"
 #include "services/common/status.h"
+#include "services/common/unary_call.h"
 #include "services/matchmaking/queue_spec.h"
 
 namespace kahve::matchmaking {
@@ -17,12 +18,6 @@ namespace {
 
 constexpr size_t kMaxRequestIdLength = 128;
 constexpr int kMaxPartySize = 2;
-
-bool IsServerFault(const absl::Status& status) {
-  return status.code() == absl::StatusCode::kInternal ||
-         status.code() == absl::StatusCode::kDataLoss ||
-         status.code() == absl::StatusCode::kUnknown;
-}
 
 }  // namespace
 
@@ -41,33 +36,11 @@ template <typename Work>
 grpc::ServerUnaryReactor* MatchmakingService::Offload(grpc::CallbackServerContext* context,
                                                       const char* method, Work work) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  auto identity = common::AuthenticateCall(*authenticator_, *context);
-  if (!identity.ok()) {
-    reactor->Finish(common::ToGrpcStatus(identity.status()));
-    return reactor;
-  }
-  workers_->Schedule(
-      [reactor, context, method, caller = identity->subject, work = std::move(work)]() mutable {
-        // A call whose client gave up, or whose deadline passed while queued, is not worth the
-        // work.
-        if (context->IsCancelled()) {
-          reactor->Finish(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
-          return;
-        }
-        if (context->deadline() < std::chrono::system_clock::now()) {
-          reactor->Finish(
-              grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "deadline passed while queued"));
-          return;
-        }
-        const absl::Status status = work(caller);
-        if (IsServerFault(status)) {
-          common::LogError("matchmaking call failed",
-                           {{"method", std::string(method)},
-                            {"code", absl::StatusCodeToString(status.code())},
-                            {"error", std::string(status.message())}});
-        }
-        reactor->Finish(common::ToGrpcStatus(status));
-      });
+  auto identity = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr);
+  if (!identity) return reactor;
+  common::FinishOffloaded(
+      *workers_, context, reactor, absl::StrCat("MatchmakingService.", method),
+      [caller = identity->subject, work = std::move(work)]() mutable { return work(caller); });
   return reactor;
 }
 

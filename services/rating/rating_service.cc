@@ -18,6 +18,7 @@
 #include "services/common/sha256.h"
 #include "services/common/status.h"
 #include "services/common/time.h"
+#include "services/common/unary_call.h"
 #include "services/rating/match_rater.h"
 
 ABSL_FLAG(int32_t, provisional_games, 10,
@@ -42,12 +43,6 @@ constexpr int kDefaultLeaderboardPage = 50;
 constexpr int kDefaultMatchesPage = 20;
 constexpr int kMaxPlayersPerQuery = 100;
 constexpr int kMaxHistoryPoints = 10000;
-
-// Failures of ours or of the database, worth an operator's attention (not the caller's mistakes).
-bool IsServerFault(const absl::Status& status) {
-  return absl::IsInternal(status) || absl::IsUnavailable(status) || absl::IsDataLoss(status) ||
-         absl::IsUnknown(status);
-}
 
 absl::StatusOr<int> PageSize(int requested, int default_size) {
   if (requested == 0) return default_size;
@@ -179,32 +174,9 @@ template <typename Work>
 grpc::ServerUnaryReactor* RatingService::Offload(grpc::CallbackServerContext* context,
                                                  const char* method, const char* role, Work work) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  auto identity = common::AuthenticateCall(*authenticator_, *context);
-  absl::Status allowed = identity.status();
-  if (allowed.ok() && role != nullptr) allowed = common::RequireRole(*identity, role);
-  if (!allowed.ok()) {
-    reactor->Finish(common::ToGrpcStatus(allowed));
-    return reactor;
-  }
-  workers_->Schedule([reactor, context, method, work = std::move(work)]() mutable {
-    // A call whose client gave up, or whose deadline passed while queued, is not worth the work.
-    if (context->IsCancelled()) {
-      reactor->Finish(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
-      return;
-    }
-    if (context->deadline() < std::chrono::system_clock::now()) {
-      reactor->Finish(
-          grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "deadline passed while queued"));
-      return;
-    }
-    const absl::Status status = work();
-    if (IsServerFault(status)) {
-      common::LogError("rating call failed", {{"method", std::string(method)},
-                                              {"code", absl::StatusCodeToString(status.code())},
-                                              {"error", std::string(status.message())}});
-    }
-    reactor->Finish(common::ToGrpcStatus(status));
-  });
+  if (!common::AuthorizeUnary(*authenticator_, *context, reactor, role)) return reactor;
+  common::FinishOffloaded(*workers_, context, reactor, absl::StrCat("RatingService.", method),
+                          std::move(work));
   return reactor;
 }
 
@@ -214,16 +186,12 @@ grpc::ServerUnaryReactor* RatingService::RecordMatch(grpc::CallbackServerContext
                                                      const v1::RecordMatchRequest* request,
                                                      v1::RecordMatchResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  auto identity = common::AuthenticateCall(*authenticator_, *context);
-  absl::Status allowed = identity.status();
-  if (allowed.ok()) allowed = common::RequireRole(*identity, common::kRoleService);
-  if (!allowed.ok()) {
-    reactor->Finish(common::ToGrpcStatus(allowed));
+  if (!common::AuthorizeUnary(*authenticator_, *context, reactor, common::kRoleService)) {
     return reactor;
   }
   DoRecordMatch(*request, [reactor, response](absl::StatusOr<v1::RecordMatchResponse> answer) {
     if (!answer.ok()) {
-      if (IsServerFault(answer.status())) {
+      if (common::IsServerFault(answer.status())) {
         common::LogError("rating call failed",
                          {{"method", "RecordMatch"},
                           {"code", absl::StatusCodeToString(answer.status().code())},

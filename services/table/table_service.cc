@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "services/common/server.h"
 #include "services/common/status.h"
+#include "services/common/unary_call.h"
 
 namespace kahve::table {
 namespace {
@@ -24,24 +25,12 @@ TableService::TableService(TableHost* host, const common::Authenticator* authent
                            common::WorkerPool* workers)
     : host_(host), authenticator_(authenticator), workers_(workers) {}
 
-std::optional<common::Identity> TableService::Caller(grpc::CallbackServerContext* context,
-                                                     grpc::ServerUnaryReactor* reactor,
-                                                     const char* role) {
-  auto identity = common::AuthenticateCall(*authenticator_, *context);
-  absl::Status allowed = identity.status();
-  if (allowed.ok() && role != nullptr) allowed = common::RequireRole(*identity, role);
-  if (!allowed.ok()) {
-    reactor->Finish(common::ToGrpcStatus(allowed));
-    return std::nullopt;
-  }
-  return *identity;
-}
-
 grpc::ServerUnaryReactor* TableService::CreateTable(grpc::CallbackServerContext* context,
                                                     const v1::CreateTableRequest* request,
                                                     v1::CreateTableResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  const auto caller = Caller(context, reactor, common::kRoleService);
+  const auto caller =
+      common::AuthorizeUnary(*authenticator_, *context, reactor, common::kRoleService);
   if (!caller) return reactor;
   host_->CreateTable(*request, caller->role == common::kRoleAdmin,
                      [reactor, response](absl::StatusOr<v1::CreateTableResponse> created) {
@@ -68,7 +57,7 @@ grpc::ServerUnaryReactor* TableService::Play(grpc::CallbackServerContext* contex
                                              v1::PlayResponse* response) {
   const absl::Time received = absl::Now();
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  const auto caller = Caller(context, reactor, nullptr);
+  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr);
   if (!caller) return reactor;
   host_->Play(*caller, *request, received,
               [reactor, response](absl::Status status, v1::PlayResponse answer,
@@ -83,7 +72,7 @@ grpc::ServerUnaryReactor* TableService::GetView(grpc::CallbackServerContext* con
                                                 const v1::GetViewRequest* request,
                                                 v1::GetViewResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  const auto caller = Caller(context, reactor, nullptr);
+  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr);
   if (!caller) return reactor;
   host_->GetView(*caller, *request, [reactor, response](absl::StatusOr<v1::GetViewResponse> view) {
     if (view.ok()) *response = std::move(view).value();
@@ -96,7 +85,7 @@ grpc::ServerUnaryReactor* TableService::Resign(grpc::CallbackServerContext* cont
                                                const v1::ResignRequest* request,
                                                v1::ResignResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  const auto caller = Caller(context, reactor, nullptr);
+  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr);
   if (!caller) return reactor;
   host_->Resign(*caller, *request,
                 [reactor, response](absl::StatusOr<v1::ResignResponse> resigned) {
@@ -110,7 +99,8 @@ grpc::ServerUnaryReactor* TableService::ListTables(grpc::CallbackServerContext* 
                                                    const v1::ListTablesRequest* request,
                                                    v1::ListTablesResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  const auto caller = Caller(context, reactor, common::kRoleAdmin);
+  const auto caller =
+      common::AuthorizeUnary(*authenticator_, *context, reactor, common::kRoleAdmin);
   if (!caller) return reactor;
   if (request->page_size() < 0 || request->page_size() > kMaxPageSize) {
     reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "page_size: must be 0..100"));
@@ -133,7 +123,7 @@ grpc::ServerUnaryReactor* TableService::GetReplay(grpc::CallbackServerContext* c
                                                   const v1::GetReplayRequest* request,
                                                   v1::Replay* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  const auto caller = Caller(context, reactor, nullptr);
+  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr);
   if (!caller) return reactor;
   if (request->table_id().empty()) {
     reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "table_id: required"));

@@ -39,11 +39,6 @@ class TableService final : public v1::TableService::CallbackService {
                                       v1::Replay* response) override;
 
  private:
-  // The caller, if authenticated and (unless `role` is null) holding `role`; otherwise the call
-  // is finished with the refusal and nullopt returned.
-  std::optional<common::Identity> Caller(grpc::CallbackServerContext* context,
-                                         grpc::ServerUnaryReactor* reactor, const char* role);
-
   TableHost* host_;
   const common::Authenticator* authenticator_;
   common::WorkerPool* workers_;

@@ -95,13 +95,33 @@ void MatchmakingTest::StartMatchmaker(const MatchmakerSettings& settings) {
 
 void MatchmakingTest::RegisterHost(const std::string& host_id, const std::string& endpoint,
                                    int live_tables) {
-  absl::MutexLock lock(&hosts_mu_);
-  hosts_[host_id] = {endpoint, live_tables};
+  {
+    absl::MutexLock lock(&hosts_mu_);
+    hosts_[host_id] = {endpoint, live_tables};
+  }
+  // At once, not at the next beat: a pass that starts right after must already see the host.
+  pqxx::connection connection(url());
+  WriteHeartbeats(connection, {{host_id, {endpoint, live_tables}}});
 }
 
 void MatchmakingTest::UnregisterHost(const std::string& host_id) {
   absl::MutexLock lock(&hosts_mu_);
   hosts_.erase(host_id);
+}
+
+void MatchmakingTest::WriteHeartbeats(
+    pqxx::connection& connection, const std::map<std::string, std::pair<std::string, int>>& hosts) {
+  pqxx::work tx(connection);
+  for (const auto& [host_id, host] : hosts) {
+    // Stamped with the database's clock, as the table service's own heartbeat is.
+    tx.exec_params0(
+        "INSERT INTO table_hosts (host_id, endpoint, live_tables, heartbeat_us, draining)"
+        " VALUES ($1, $2, $3, (extract(epoch FROM clock_timestamp()) * 1e6)::bigint, false)"
+        " ON CONFLICT (host_id) DO UPDATE SET endpoint = excluded.endpoint,"
+        "  live_tables = excluded.live_tables, heartbeat_us = excluded.heartbeat_us",
+        host_id, host.first, host.second);
+  }
+  tx.commit();
 }
 
 void MatchmakingTest::Heartbeats() {
@@ -112,17 +132,7 @@ void MatchmakingTest::Heartbeats() {
       absl::MutexLock lock(&hosts_mu_);
       hosts = hosts_;
     }
-    pqxx::work tx(connection);
-    for (const auto& [host_id, host] : hosts) {
-      // Stamped with the database's clock, as the table service's own heartbeat is.
-      tx.exec_params0(
-          "INSERT INTO table_hosts (host_id, endpoint, live_tables, heartbeat_us, draining)"
-          " VALUES ($1, $2, $3, (extract(epoch FROM clock_timestamp()) * 1e6)::bigint, false)"
-          " ON CONFLICT (host_id) DO UPDATE SET endpoint = excluded.endpoint,"
-          "  live_tables = excluded.live_tables, heartbeat_us = excluded.heartbeat_us",
-          host_id, host.first, host.second);
-    }
-    tx.commit();
+    WriteHeartbeats(connection, hosts);
   } while (!stop_heartbeats_.WaitForNotificationWithTimeout(absl::Milliseconds(200)));
 }
 

@@ -103,6 +103,8 @@ class MatchmakingTest : public table::TableServiceTest {
 
  private:
   void Heartbeats();
+  static void WriteHeartbeats(pqxx::connection& connection,
+                              const std::map<std::string, std::pair<std::string, int>>& hosts);
 
   absl::Mutex hosts_mu_;
   std::map<std::string, std::pair<std::string, int>> hosts_ ABSL_GUARDED_BY(hosts_mu_);

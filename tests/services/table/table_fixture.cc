@@ -99,20 +99,6 @@ std::vector<v1::TableUpdate> UpdateReader::updates() {
   return updates_;
 }
 
-v1::Move BidMove(int quantity, int face) {
-  v1::Move move;
-  v1::LiarsDiceBid* bid = move.mutable_liars_dice()->mutable_bid();
-  bid->set_quantity(quantity);
-  bid->set_face(face);
-  return move;
-}
-
-v1::Move ChallengeMove() {
-  v1::Move move;
-  move.mutable_liars_dice()->mutable_challenge();
-  return move;
-}
-
 v1::Move ChooseMove(const v1::View& view) {
   if (view.liars_dice().bids_size() > 0) return ChallengeMove();
   return BidMove(1, 2);

@@ -15,6 +15,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "engine/liars_dice/liars_dice_codec.h"
 #include "grpcpp/grpcpp.h"
 #include "kahve/v1/table.grpc.pb.h"
 #include "services/common/auth.h"
@@ -102,8 +103,9 @@ struct Player {
 // A legal move for the seat to act in `view`: a challenge when there is a bid to doubt, else the
 // smallest opening bid (one two).
 v1::Move ChooseMove(const v1::View& view);
-v1::Move BidMove(int quantity, int face);
-v1::Move ChallengeMove();
+// The moves themselves, as the engine spells them.
+using engine::liars_dice::BidMove;
+using engine::liars_dice::ChallengeMove;
 
 // The update stream invariants every client relies on: a snapshot first (unless resuming after
 // `after_seq`), then consecutive seqs; no event private to another seat. Returns the problem or "".

@@ -1,0 +1,73 @@
+#ifndef KAHVE_SERVICES_COMMON_UNARY_CALL_H_
+#define KAHVE_SERVICES_COMMON_UNARY_CALL_H_
+
+// What every service's unary handlers share: authorising the caller, and running blocking work
+// (database calls) on the worker pool so that gRPC's callback threads never block.
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "grpcpp/grpcpp.h"
+#include "services/common/auth.h"
+#include "services/common/logging.h"
+#include "services/common/server.h"
+#include "services/common/status.h"
+#include "services/common/worker_pool.h"
+
+namespace kahve::common {
+
+// The caller, when authenticated and (unless `role` is null) holding `role`; otherwise the call
+// is finished with UNAUTHENTICATED or PERMISSION_DENIED and nullopt returned.
+inline std::optional<Identity> AuthorizeUnary(const Authenticator& authenticator,
+                                              grpc::CallbackServerContext& context,
+                                              grpc::ServerUnaryReactor* reactor, const char* role) {
+  auto identity = AuthenticateCall(authenticator, context);
+  absl::Status allowed = identity.status();
+  if (allowed.ok() && role != nullptr) allowed = RequireRole(*identity, role);
+  if (!allowed.ok()) {
+    reactor->Finish(ToGrpcStatus(allowed));
+    return std::nullopt;
+  }
+  return *std::move(identity);
+}
+
+// Failures that are ours or the database's, worth an operator's attention (not the caller's
+// mistakes).
+inline bool IsServerFault(const absl::Status& status) {
+  return absl::IsInternal(status) || absl::IsUnavailable(status) || absl::IsDataLoss(status) ||
+         absl::IsUnknown(status);
+}
+
+// Runs `work()` (returning absl::Status) on `workers` and finishes the call with its status. A
+// call whose client gave up, or whose deadline passed while queued, is finished without the work.
+// Server faults are logged with `method`.
+template <typename Work>
+void FinishOffloaded(WorkerPool& workers, grpc::CallbackServerContext* context,
+                     grpc::ServerUnaryReactor* reactor, std::string method, Work work) {
+  workers.Schedule(
+      [reactor, context, method = std::move(method), work = std::move(work)]() mutable {
+        if (context->IsCancelled()) {
+          reactor->Finish(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+          return;
+        }
+        if (context->deadline() < std::chrono::system_clock::now()) {
+          reactor->Finish(
+              grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "deadline passed while queued"));
+          return;
+        }
+        const absl::Status status = work();
+        if (IsServerFault(status)) {
+          LogError("call failed", {{"method", method},
+                                   {"code", absl::StatusCodeToString(status.code())},
+                                   {"error", std::string(status.message())}});
+        }
+        reactor->Finish(ToGrpcStatus(status));
+      });
+}
+
+}  // namespace kahve::common
+
+#endif  // KAHVE_SERVICES_COMMON_UNARY_CALL_H_
