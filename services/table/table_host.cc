@@ -36,6 +36,27 @@ uint64_t NewSeed() {
 
 int64_t Micros(absl::Time time) { return absl::ToUnixMicros(time); }
 
+// A table's session rebuilt from its stored log: the creation, then every entry replayed.
+absl::StatusOr<std::unique_ptr<TableSession>> SessionFromLog(const StoredTable& stored) {
+  v1::TableLogEntry created;
+  if (stored.entries.empty() || !created.ParseFromString(stored.entries[0])) {
+    return absl::DataLossError(
+        absl::StrCat("table ", stored.row.table_id, ": creation unreadable"));
+  }
+  auto session = TableSession::Create(created);
+  if (!session.ok()) return session.status();
+  for (size_t seq = 1; seq < stored.entries.size(); ++seq) {
+    v1::TableLogEntry entry;
+    if (!entry.ParseFromString(stored.entries[seq])) {
+      return absl::DataLossError(
+          absl::StrCat("table ", stored.row.table_id, ": entry ", seq, " unreadable"));
+    }
+    const absl::Status replayed = (*session)->Replay(entry);
+    if (!replayed.ok()) return replayed;
+  }
+  return session;
+}
+
 }  // namespace
 
 TableMetrics::TableMetrics(prometheus::Registry& registry)
@@ -117,38 +138,47 @@ absl::Status TableHost::LoadUnfinished() {
   if (!stored.ok()) return stored.status();
   const absl::Time now = absl::Now();
   for (const StoredTable& one : *stored) {
-    v1::TableLogEntry created;
-    if (one.entries.empty() || !created.ParseFromString(one.entries[0])) {
-      return absl::DataLossError(absl::StrCat("table ", one.row.table_id, ": creation unreadable"));
-    }
-    auto session = TableSession::Create(created);
-    if (!session.ok()) return session.status();
-    for (size_t seq = 1; seq < one.entries.size(); ++seq) {
-      v1::TableLogEntry entry;
-      if (!entry.ParseFromString(one.entries[seq])) {
-        return absl::DataLossError(
-            absl::StrCat("table ", one.row.table_id, ": entry ", seq, " unreadable"));
-      }
-      const absl::Status replayed = (*session)->Replay(entry);
-      if (!replayed.ok()) return replayed;
-    }
-    (*session)->RestartClocks(now);
-    auto table = std::make_shared<LiveTable>();
-    table->table_id = one.row.table_id;
-    table->ruleset = one.row.ruleset;
-    table->created_at = absl::FromUnixMicros(one.row.created_us);
-    table->create_fingerprint =
-        CreateFingerprint(created.created().match_id(), created.created().settings(),
-                          created.created().options(), created.created().seats());
-    {
-      absl::MutexLock lock(&table->mu);
-      table->durable_seq = (*session)->seq();
-      table->session = std::move(session).value();
-    }
-    Adopt(std::move(table));
+    const absl::Status adopted = AdoptStored(one, now);
+    if (!adopted.ok()) return adopted;
   }
   common::LogInfo("tables reloaded", {{"tables", absl::StrCat(stored->size())}});
   return absl::OkStatus();
+}
+
+absl::Status TableHost::AdoptStored(const StoredTable& stored, absl::Time now) {
+  auto session = SessionFromLog(stored);
+  if (!session.ok()) return session.status();
+  (*session)->RestartClocks(now);
+  auto table = std::make_shared<LiveTable>();
+  table->table_id = stored.row.table_id;
+  table->ruleset = stored.row.ruleset;
+  table->created_at = absl::FromUnixMicros(stored.row.created_us);
+  v1::TableLogEntry created;
+  created.ParseFromString(stored.entries[0]);  // SessionFromLog read it already
+  table->create_fingerprint =
+      CreateFingerprint(created.created().match_id(), created.created().settings(),
+                        created.created().options(), created.created().seats());
+  {
+    absl::MutexLock lock(&table->mu);
+    table->durable_seq = (*session)->seq();
+    if (stored.row.finished_us.has_value()) {
+      table->finished_at = absl::FromUnixMicros(*stored.row.finished_us);
+    }
+    table->session = std::move(session).value();
+  }
+  Adopt(std::move(table));
+  return absl::OkStatus();
+}
+
+absl::Status TableHost::AdoptFinished(const std::string& table_id) {
+  if (Find(table_id) != nullptr) return absl::OkStatus();
+  auto stored = log_->LoadTable(table_id);
+  if (!stored.ok()) return stored.status();
+  if (!stored->row.finished_us.has_value() || stored->row.host_id != log_->host_id()) {
+    // An unfinished table lives on its own host (or will be reloaded there).
+    return absl::NotFoundError(absl::StrCat("no table ", table_id, " here"));
+  }
+  return AdoptStored(*stored, absl::Now());
 }
 
 void TableHost::CreateTable(const v1::CreateTableRequest& request, bool admin, CreateDone done) {
@@ -439,19 +469,8 @@ absl::StatusOr<v1::Replay> TableHost::GetReplay(const std::string& table_id, boo
   }
   auto stored = log_->LoadTable(table_id);
   if (!stored.ok()) return stored.status();
-  v1::TableLogEntry created;
-  if (stored->entries.empty() || !created.ParseFromString(stored->entries[0])) {
-    return absl::DataLossError("stored table unreadable");
-  }
-  auto session = TableSession::Create(created);
+  auto session = SessionFromLog(*stored);
   if (!session.ok()) return session.status();
-  for (size_t seq = 1; seq < stored->entries.size(); ++seq) {
-    v1::TableLogEntry entry;
-    if (!entry.ParseFromString(stored->entries[seq]))
-      return absl::DataLossError("entry unreadable");
-    const absl::Status replayed = (*session)->Replay(entry);
-    if (!replayed.ok()) return replayed;
-  }
   if (!(*session)->over() && !admin) {
     return absl::FailedPreconditionError("the game is not over; its replay comes at the end");
   }

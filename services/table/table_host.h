@@ -68,6 +68,11 @@ class TableHost {
 
   // Rebuilds every unfinished table this host owns from its log (at start, before serving).
   absl::Status LoadUnfinished();
+  // Brings a finished table of this host back from the database for a while (finished_linger), so
+  // that calls after a restart (a retried last move, a late stream) get their answers rather than
+  // NOT_FOUND. Blocks on the database. NOT_FOUND when the table is unknown, unfinished, or
+  // another host's.
+  absl::Status AdoptFinished(const std::string& table_id);
 
   using CreateDone = std::function<void(absl::StatusOr<v1::CreateTableResponse>)>;
   // Creates a table once its creation is durable. A retry with the same match id and content gets
@@ -113,6 +118,7 @@ class TableHost {
   absl::StatusOr<int> SeatFor(const LiveTable& table, const common::Identity& caller,
                               const std::string& seat_token) const;
   void Adopt(TablePtr table);
+  absl::Status AdoptStored(const StoredTable& stored, absl::Time now);
   // Applies nothing; queues `applied` on the log and, once durable, broadcasts it and runs
   // `then`. Called under the table's lock, in seq order.
   void Persist(const TablePtr& table, const AppliedEntry& applied,

@@ -48,7 +48,16 @@ grpc::ServerWriteReactor<v1::TableUpdate>* TableService::Connect(
   auto identity = common::AuthenticateCall(*authenticator_, *context);
   const absl::Status connected =
       identity.ok() ? host_->Connect(*identity, *request, stream) : identity.status();
-  if (!connected.ok()) stream->End(common::ToGrpcStatus(connected));
+  if (absl::IsNotFound(connected) && !table_id.empty()) {
+    // Perhaps a finished table this host let go of (a late stream after a restart).
+    workers_->Schedule([this, caller = *identity, request, stream] {
+      absl::Status retried = host_->AdoptFinished(request->table_id());
+      if (retried.ok()) retried = host_->Connect(caller, *request, stream);
+      if (!retried.ok()) stream->End(common::ToGrpcStatus(retried));
+    });
+  } else if (!connected.ok()) {
+    stream->End(common::ToGrpcStatus(connected));
+  }
   return stream;
 }
 
@@ -59,11 +68,29 @@ grpc::ServerUnaryReactor* TableService::Play(grpc::CallbackServerContext* contex
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr);
   if (!caller) return reactor;
+  TableHost::PlayDone answer = [reactor, response](absl::Status status, v1::PlayResponse played,
+                                                   std::optional<v1::PlayRejection> rejection) {
+    if (status.ok()) *response = std::move(played);
+    reactor->Finish(PlayStatus(status, rejection));
+  };
   host_->Play(*caller, *request, received,
-              [reactor, response](absl::Status status, v1::PlayResponse answer,
-                                  std::optional<v1::PlayRejection> rejection) {
-                if (status.ok()) *response = std::move(answer);
-                reactor->Finish(PlayStatus(status, rejection));
+              [this, caller = *caller, request, received, answer](
+                  absl::Status status, v1::PlayResponse played,
+                  std::optional<v1::PlayRejection> rejection) {
+                if (!absl::IsNotFound(status) || request->table_id().empty()) {
+                  answer(status, std::move(played), std::move(rejection));
+                  return;
+                }
+                // Perhaps a finished table this host let go of: after a restart, the retry of
+                // a game's last move still gets its answer.
+                workers_->Schedule([this, caller, request, received, answer] {
+                  const absl::Status adopted = host_->AdoptFinished(request->table_id());
+                  if (!adopted.ok()) {
+                    answer(adopted, {}, std::nullopt);
+                    return;
+                  }
+                  host_->Play(caller, *request, received, answer);
+                });
               });
   return reactor;
 }

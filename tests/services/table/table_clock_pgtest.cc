@@ -251,6 +251,19 @@ TEST_F(TableClockTest, ARestartedHostRebuildsTheTableAndTheGameGoesOn) {
   EXPECT_EQ(static_cast<uint64_t>(replay.moves_size()), final_view->seq());
   EXPECT_EQ(replay.deal().seed(), 42u);
   EXPECT_EQ(replay.result().seats_size(), 4);
+
+  // A call to the finished table brings it back from the database, so a late client gets the
+  // game's answer (over) rather than NOT_FOUND; a late stream gets the final snapshot and ends.
+  v1::PlayResponse late;
+  const grpc::Status refused = Play(table_id, players[0], ChallengeMove(), &late, "late-move");
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << refused.error_message();
+  EXPECT_EQ(server_->host().live_tables(), 1);
+  auto late_reader = Connect(table_id, players[1].id, players[1].token);
+  ASSERT_TRUE(late_reader->WaitUntil(EndsWithResult));
+  const auto late_end = late_reader->WaitFinished();
+  ASSERT_TRUE(late_end.has_value());
+  EXPECT_TRUE(late_end->ok()) << late_end->error_message();
+  EXPECT_TRUE(late_reader->updates().front().snapshot().over());
 }
 
 TEST_F(TableClockTest, ShutdownEndsOpenStreamsWithUnavailable) {
