@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/time_util.h"
 #include "services/rating/pg_values.h"
@@ -140,7 +141,37 @@ MatchWriter::~MatchWriter() {
 
 void MatchWriter::Submit(PendingMatch match, Done done) {
   absl::MutexLock lock(&mutex_);
-  queue_.push_back(Queued{std::move(match), std::move(done)});
+  std::vector<std::string> keys = RatingKeysOf(match);
+  queue_.push_back(Queued{std::move(match), std::move(done), std::move(keys)});
+}
+
+std::vector<std::string> MatchWriter::RatingKeysOf(const PendingMatch& match) {
+  std::vector<std::string> keys;
+  if (!match.rated) return keys;  // an unrated match locks no rating
+  for (const std::string& player : HumanPlayers(match.canonical)) {
+    keys.push_back(
+        absl::StrCat(match.canonical.ruleset(), "\x1f", match.canonical.mode(), "\x1f", player));
+  }
+  return keys;
+}
+
+std::vector<size_t> MatchWriter::Takeable(size_t limit) const {
+  // A match waits while another writer's batch holds one of its players, and so does every later
+  // match of its players (they must be rated after it).
+  std::vector<size_t> take;
+  absl::flat_hash_set<std::string> held_back;
+  for (size_t i = 0; i < queue_.size() && take.size() < limit; ++i) {
+    const std::vector<std::string>& keys = queue_[i].rating_keys;
+    const bool blocked = std::any_of(keys.begin(), keys.end(), [&](const std::string& key) {
+      return busy_players_.contains(key) || held_back.contains(key);
+    });
+    if (blocked) {
+      held_back.insert(keys.begin(), keys.end());
+    } else {
+      take.push_back(i);
+    }
+  }
+  return take;
 }
 
 void MatchWriter::Loop() {
@@ -150,15 +181,24 @@ void MatchWriter::Loop() {
       absl::MutexLock lock(&mutex_);
       mutex_.Await(absl::Condition(
           +[](MatchWriter* self) ABSL_EXCLUSIVE_LOCKS_REQUIRED(self->mutex_) {
-            return self->stopping_ || !self->queue_.empty();
+            return (self->stopping_ && self->queue_.empty()) || !self->Takeable(1).empty();
           },
           this));
       if (queue_.empty()) return;  // stopping, and nothing left to record
-      const size_t take = std::min(queue_.size(), static_cast<size_t>(settings_.max_batch));
-      for (size_t i = 0; i < take; ++i) {
-        batch.push_back(std::move(queue_.front()));
-        queue_.pop_front();
+      // Never two writers on one player: their batches would only wait on each other's locks.
+      const std::vector<size_t> take = Takeable(static_cast<size_t>(settings_.max_batch));
+      std::deque<Queued> rest;
+      size_t next = 0;
+      for (size_t i = 0; i < queue_.size(); ++i) {
+        if (next < take.size() && take[next] == i) {
+          for (const std::string& key : queue_[i].rating_keys) ++busy_players_[key];
+          batch.push_back(std::move(queue_[i]));
+          ++next;
+        } else {
+          rest.push_back(std::move(queue_[i]));
+        }
       }
+      queue_.swap(rest);
     }
     if (batch_sizes_ != nullptr) batch_sizes_->Observe(static_cast<double>(batch.size()));
     std::vector<absl::StatusOr<RecordedMatch>> answers;
@@ -168,13 +208,21 @@ void MatchWriter::Loop() {
     if (!status.ok() && batch.size() > 1 && !absl::IsUnavailable(status)) {
       for (size_t i = 0; i < batch.size(); ++i) {
         std::vector<Queued> alone;
-        alone.push_back(Queued{batch[i].match, nullptr});
+        alone.push_back(Queued{batch[i].match, nullptr, {}});
         std::vector<absl::StatusOr<RecordedMatch>> answer;
         const absl::Status alone_status = RecordBatch(alone, &answer);
         answers[i] = alone_status.ok() ? std::move(answer[0]) : alone_status;
       }
     } else if (!status.ok()) {
       for (auto& answer : answers) answer = status;
+    }
+    {
+      absl::MutexLock lock(&mutex_);
+      for (const Queued& queued : batch) {
+        for (const std::string& key : queued.rating_keys) {
+          if (--busy_players_[key] == 0) busy_players_.erase(key);
+        }
+      }
     }
     for (size_t i = 0; i < batch.size(); ++i) batch[i].done(std::move(answers[i]));
   }
@@ -197,13 +245,15 @@ absl::Status MatchWriter::RecordBatch(const std::vector<Queued>& batch,
   std::vector<absl::StatusOr<RecordedMatch>>& answers = *answers_out;
   answers.assign(n, absl::InternalError("not recorded"));
   absl::Status status;
+  // Match ids of the batch already recorded: (request_sha256, record).
+  absl::flat_hash_map<std::string, std::pair<std::string, v1::MatchRecord>> stored;
   for (int attempt = 0; attempt < kRecordAttempts; ++attempt) {
     bool concurrent_insert = false;
     status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
       pqxx::nontransaction tx(connection);
       tx.exec("BEGIN");
       try {
-        absl::flat_hash_map<std::string, std::pair<std::string, v1::MatchRecord>> stored;
+        stored.clear();
         for (const pqxx::row& row : tx.exec_prepared(kFindMatches, TextArray(ids))) {
           auto& [sha, record] = stored[row[0].as<std::string>()];
           sha = pqxx::binarystring(row[1]).str();
@@ -350,6 +400,12 @@ absl::Status MatchWriter::RecordBatch(const std::vector<Queued>& batch,
   if (!status.ok()) return status;
   for (size_t i = 0; i < n; ++i) {
     if (first_of[i] == static_cast<int>(i)) continue;
+    if (const auto found = stored.find(batch[i].match.canonical.match_id());
+        found != stored.end()) {
+      // Recorded before this batch: each copy is compared with the record itself.
+      answers[i] = RepeatAnswer(batch[i].match, found->second.first, found->second.second);
+      continue;
+    }
     const absl::StatusOr<RecordedMatch>& first = answers[first_of[i]];
     if (!first.ok()) {
       answers[i] = first.status();

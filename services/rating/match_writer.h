@@ -6,11 +6,12 @@
 // commit (one WAL flush) for the batch instead of one per match, which is what lets RecordMatch
 // outrun a plain one-transaction-per-match insert (docs/ratings.md, "Throughput").
 //
-// Correctness does not depend on batching: every rating row a batch touches is locked, created if
-// new, in one statement in key order, so concurrent batches (other writer threads, other
-// replicas) queue behind each other instead of deadlocking, and each reads ratings no other
-// transaction can change before it commits. Matches of one player within a batch are rated in the
-// order they were queued, each from the one before.
+// Within a process, writers never take matches sharing a player at the same time, so their batches
+// do not wait on each other's row locks. Correctness does not depend on that: every rating row a
+// batch touches is locked, created if new, in one statement in key order, so concurrent batches
+// (other writer threads, other replicas) queue behind each other instead of deadlocking, and each
+// reads ratings no other transaction can change before it commits. Matches of one player within a
+// batch are rated in the order they were queued, each from the one before.
 
 #include <deque>
 #include <functional>
@@ -77,8 +78,13 @@ class MatchWriter {
   struct Queued {
     PendingMatch match;
     Done done;
+    // The rating rows recording it locks (ruleset, mode, player), as map keys.
+    std::vector<std::string> rating_keys;
   };
 
+  static std::vector<std::string> RatingKeysOf(const PendingMatch& match);
+  // Positions in the queue of up to `limit` matches a writer may take now, in queue order.
+  std::vector<size_t> Takeable(size_t limit) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   void Loop();
   // One transaction for the whole batch (retried as a whole on a serialization failure, a
   // deadlock or a concurrent insert of one of its match ids). When it commits: OK, and one answer
@@ -93,6 +99,8 @@ class MatchWriter {
   absl::Mutex mutex_;
   std::deque<Queued> queue_ ABSL_GUARDED_BY(mutex_);
   bool stopping_ ABSL_GUARDED_BY(mutex_) = false;
+  // Rating keys in batches being recorded, with how many batches hold each.
+  absl::flat_hash_map<std::string, int> busy_players_ ABSL_GUARDED_BY(mutex_);
   std::vector<std::thread> threads_;
 };
 

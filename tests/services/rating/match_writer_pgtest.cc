@@ -131,6 +131,22 @@ TEST_F(MatchWriterTest, RepeatedIdInOneBatchIsAnsweredAsARepeat) {
   EXPECT_EQ(Count("SELECT games FROM ratings WHERE player_id = 'ana'"), 1);
 }
 
+// The id recorded earlier, then a copy with other content and an identical copy queued together:
+// each copy is compared with the stored record, whatever order the batch holds them in.
+TEST_F(MatchWriterTest, CopiesOfAStoredMatchAreEachComparedWithIt) {
+  const v1::RecordMatchRequest first = SoloMatch("twin", {"ana", "ben"}, {1, 2});
+  const v1::RecordMatchRequest other = SoloMatch("twin", {"ana", "ben"}, {2, 1});
+  auto writer = Writer(1);
+  const auto recorded = RecordAll(*writer, {first});
+  ASSERT_TRUE(recorded[0].ok()) << recorded[0].status();
+  const auto answers = RecordAll(*writer, {other, first});
+  EXPECT_TRUE(absl::IsAlreadyExists(answers[0].status())) << answers[0].status();
+  ASSERT_TRUE(answers[1].ok()) << answers[1].status();
+  EXPECT_FALSE(answers[1]->inserted);
+  EXPECT_EQ(answers[1]->response.SerializeAsString(), recorded[0]->response.SerializeAsString());
+  EXPECT_EQ(Count("SELECT games FROM ratings WHERE player_id = 'ana'"), 1);
+}
+
 TEST_F(MatchWriterTest, MatchThatFailsToRateLeavesNoTraceAndSparesItsBatch) {
   auto writer = Writer(1, {"bad"});
   const auto answers =
