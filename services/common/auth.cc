@@ -369,6 +369,29 @@ absl::StatusOr<AuthSettings> AuthSettingsFromFlags() {
   return settings;
 }
 
+absl::StatusOr<std::unique_ptr<Authenticator>> AuthenticatorFromFlags() {
+  KAHVE_ASSIGN_OR_RETURN(const AuthSettings settings, AuthSettingsFromFlags());
+  return Authenticator::Create(settings);
+}
+
+absl::StatusOr<std::string> ServiceTokenFromFlags(const std::string& configured,
+                                                  const std::string& subject,
+                                                  const std::string& flag) {
+  if (!configured.empty()) return configured;
+  const std::string secret = absl::GetFlag(FLAGS_jwt_hs256_secret);
+  if (secret.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", flag, " (or --jwt_hs256_secret) required"));
+  }
+  TokenClaims claims;
+  claims.subject = subject;
+  claims.role = kRoleService;
+  // The services it calls check issuer and audience when configured: the token must carry them.
+  claims.issuer = absl::GetFlag(FLAGS_jwt_issuer);
+  claims.audience = absl::GetFlag(FLAGS_jwt_audience);
+  return MintHs256Token(secret, claims);
+}
+
 std::string MintHs256Token(const std::string& secret, const TokenClaims& claims) {
   std::string payload = absl::StrCat("{\"sub\":", JsonString(claims.subject));
   if (!claims.role.empty()) absl::StrAppend(&payload, ",\"role\":", JsonString(claims.role));

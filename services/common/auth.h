@@ -86,6 +86,16 @@ struct TokenClaims {
 // finite (whole seconds).
 std::string MintHs256Token(const std::string& secret, const TokenClaims& claims);
 
+// The Authenticator the --jwt_* flags describe (AuthSettingsFromFlags, then Create).
+absl::StatusOr<std::unique_ptr<Authenticator>> AuthenticatorFromFlags();
+
+// The bearer token a service presents to the services it calls: `configured` (the value of the
+// service's --`flag`) when set, else one minted for `subject` with the service role (and the
+// configured issuer and audience) from --jwt_hs256_secret. InvalidArgument when neither is there.
+absl::StatusOr<std::string> ServiceTokenFromFlags(const std::string& configured,
+                                                  const std::string& subject,
+                                                  const std::string& flag);
+
 }  // namespace kahve::common
 
 #endif  // KAHVE_SERVICES_COMMON_AUTH_H_

@@ -66,22 +66,14 @@ int main(int argc, char** argv) {
   using namespace kahve;  // NOLINT: main wires many namespaces
   common::StartServiceProcess(argc, argv);
 
-  auto auth_settings = common::AuthSettingsFromFlags();
-  if (!auth_settings.ok()) return Fail(auth_settings.status());
-  auto authenticator = common::Authenticator::Create(*auth_settings);
+  auto authenticator = common::AuthenticatorFromFlags();
   if (!authenticator.ok()) return Fail(authenticator.status());
   auto pool_settings = common::PgPoolSettingsFromFlags("matchmaking");
   if (!pool_settings.ok()) return Fail(pool_settings.status());
-  std::string bearer = absl::GetFlag(FLAGS_service_token);
-  if (bearer.empty() && !absl::GetFlag(FLAGS_jwt_hs256_secret).empty()) {
-    common::TokenClaims claims;
-    claims.subject = "kahve-matchmaking";
-    claims.role = common::kRoleService;
-    bearer = common::MintHs256Token(absl::GetFlag(FLAGS_jwt_hs256_secret), claims);
-  }
-  if (bearer.empty()) {
-    return Fail(absl::InvalidArgumentError("--service_token (or --jwt_hs256_secret) required"));
-  }
+  auto bearer_or = common::ServiceTokenFromFlags(absl::GetFlag(FLAGS_service_token),
+                                                 "kahve-matchmaking", "service_token");
+  if (!bearer_or.ok()) return Fail(bearer_or.status());
+  const std::string bearer = *bearer_or;
   const absl::Duration ticket_ttl = absl::Seconds(absl::GetFlag(FLAGS_ticket_ttl_seconds));
   const absl::Duration host_max_age = absl::Seconds(absl::GetFlag(FLAGS_host_max_age_seconds));
 

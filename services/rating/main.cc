@@ -30,9 +30,7 @@ int main(int argc, char** argv) {
   using namespace kahve;  // NOLINT: main wires many namespaces
   common::StartServiceProcess(argc, argv);
 
-  auto auth_settings = common::AuthSettingsFromFlags();
-  if (!auth_settings.ok()) return Fail(auth_settings.status());
-  auto authenticator = common::Authenticator::Create(*auth_settings);
+  auto authenticator = common::AuthenticatorFromFlags();
   if (!authenticator.ok()) return Fail(authenticator.status());
   auto pool_settings = common::PgPoolSettingsFromFlags("rating");
   if (!pool_settings.ok()) return Fail(pool_settings.status());

@@ -65,9 +65,7 @@ int main(int argc, char** argv) {
   using namespace kahve;  // NOLINT: main wires many namespaces
   common::StartServiceProcess(argc, argv);
 
-  auto auth_settings = common::AuthSettingsFromFlags();
-  if (!auth_settings.ok()) return Fail(auth_settings.status());
-  auto authenticator = common::Authenticator::Create(*auth_settings);
+  auto authenticator = common::AuthenticatorFromFlags();
   if (!authenticator.ok()) return Fail(authenticator.status());
   auto pool_settings = common::PgPoolSettingsFromFlags("table");
   if (!pool_settings.ok()) return Fail(pool_settings.status());
@@ -76,13 +74,10 @@ int main(int argc, char** argv) {
   if (seat_key.empty()) {
     return Fail(absl::InvalidArgumentError("--seat_token_secret (or --jwt_hs256_secret) required"));
   }
-  std::string rating_bearer = absl::GetFlag(FLAGS_rating_token);
-  if (rating_bearer.empty() && !absl::GetFlag(FLAGS_jwt_hs256_secret).empty()) {
-    common::TokenClaims claims;
-    claims.subject = "kahve-table";
-    claims.role = common::kRoleService;
-    rating_bearer = common::MintHs256Token(absl::GetFlag(FLAGS_jwt_hs256_secret), claims);
-  }
+  auto rating_bearer_or = common::ServiceTokenFromFlags(absl::GetFlag(FLAGS_rating_token),
+                                                        "kahve-table", "rating_token");
+  if (!rating_bearer_or.ok()) return Fail(rating_bearer_or.status());
+  const std::string rating_bearer = *rating_bearer_or;
   const std::string host_id =
       absl::GetFlag(FLAGS_host_id).empty() ? Hostname() : absl::GetFlag(FLAGS_host_id);
 
