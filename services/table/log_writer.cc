@@ -114,11 +114,11 @@ void LogWriter::Notify() {
       if (committed_.empty()) return;  // the writer has ended and everyone was told
       batch = std::move(committed_.front());
       committed_.pop_front();
+      // Counted out before anyone is told, so a caller told of its write never sees it pending.
+      committing_ -= static_cast<int64_t>(batch.first.size());
     }
     auto& [writes, outcomes] = batch;
     for (size_t i = 0; i < writes.size(); ++i) writes[i].done(outcomes[i]);
-    absl::MutexLock lock(&mu_);
-    committing_ -= static_cast<int64_t>(writes.size());
   }
 }
 

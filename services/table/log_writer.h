@@ -87,7 +87,7 @@ class LogWriter {
 
   mutable absl::Mutex mu_;
   std::deque<LogWrite> queue_ ABSL_GUARDED_BY(mu_);
-  // Writes taken from the queue whose callers have not been told yet.
+  // Writes taken from the queue and not yet handed to the notifying thread's callbacks.
   int64_t committing_ ABSL_GUARDED_BY(mu_) = 0;
   // Committed batches with their outcomes, waiting for the notifying thread.
   std::deque<std::pair<std::vector<LogWrite>, std::vector<absl::Status>>> committed_
