@@ -9,26 +9,15 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"
 seconds="${2:-10}"
 concurrency="${3:-32}"
-pg_bin=/usr/lib/postgresql/15/bin
-work="$(mktemp -d /tmp/kahve-rating-load.XXXXXX)"
-chmod 755 "$work"
-run_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-[ "$(id -u)" -eq 0 ] && chown postgres "$work"
-port=$(( 20000 + RANDOM % 20000 ))
+NAME=rating-load
+# shellcheck source=bench/throwaway_pg.sh
+source "$root/bench/throwaway_pg.sh"
 cleanup() {
   [ -n "${rating_pid:-}" ] && kill "$rating_pid" 2>/dev/null && wait "$rating_pid" 2>/dev/null || true
-  run_pg "$pg_bin/pg_ctl" -D "$work/data" -m fast stop >/dev/null 2>&1 || true
-  rm -rf "$work"
+  throwaway_pg_stop
 }
 trap cleanup EXIT
 [ -n "${KEEP:-}" ] && trap - EXIT  # leave it running for a look
-run_pg "$pg_bin/initdb" -D "$work/data" -U postgres -A trust >/dev/null
-run_pg "$pg_bin/pg_ctl" -D "$work/data" -l "$work/pg.log" -w \
-  -o "-p $port -k $work -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=256MB" start >/dev/null
-run_pg "$pg_bin/createdb" -h 127.0.0.1 -p "$port" -U postgres kahve
-url="postgresql://postgres@127.0.0.1:$port/kahve"
-export KAHVE_DATABASE="$url" KAHVE_JWT_HS256_SECRET="load-test-secret-0123456789abcdef"
-"$build/tools/kahve" migrate >/dev/null
 grpc_port=$(( port + 1 ))
 "$build/services/rating/kahve-rating" --port "$grpc_port" --metrics_port 0 --db_pool_size 16 \
   --log_level warning --drain_seconds 0 &
