@@ -166,9 +166,9 @@ int Matchmaker::FormMatches(const std::string& queue_key, const std::vector<Queu
   std::vector<int> load;
   for (const TableHostRow& host : *hosts) load.push_back(host.live_tables);
 
-  int changed = 0;
+  std::vector<PendingMatch> pending_matches;
   for (const FormedMatch& match : formed) {
-    PendingMatch pending;
+    PendingMatch& pending = pending_matches.emplace_back();
     pending.match_id = NewId("mt-");
     pending.queue_key = queue_key;
     pending.rating_spread = match.rating_spread;
@@ -200,16 +200,22 @@ int Matchmaker::FormMatches(const std::string& queue_key, const std::vector<Queu
         seat->set_player_id(player);
       }
     }
-    const absl::Status recorded = store_->RecordFormedMatch(pending);
-    if (!recorded.ok()) {
-      common::LogInfo("formed match dropped", {{"match_id", pending.match_id},
-                                               {"reason", std::string(recorded.message())}});
-      continue;
-    }
+  }
+  // One transaction records them all; a match that lost a ticket to a cancel is left out.
+  auto recorded = store_->RecordFormedMatches(std::move(pending_matches));
+  if (!recorded.ok()) {
+    common::LogWarning("formed matches not recorded; the tickets wait for the next pass",
+                       {{"queue", queue_key}, {"error", std::string(recorded.status().message())}});
+    return 0;
+  }
+  int changed = 0;
+  for (const PendingMatch& match : *recorded) {
     metrics_->formed.Add({{"queue", queue_key}}).Increment();
     metrics_->rating_spread.Observe(match.rating_spread);
-    changed += static_cast<int>(pending.ticket_ids.size());
-    PlaceMatch(pending);
+    changed += static_cast<int>(match.ticket_ids.size());
+  }
+  for (const absl::Duration wait : placer_->PlaceNew(*recorded, *hosts)) {
+    metrics_->wait_seconds.Observe(absl::ToDoubleSeconds(wait));
   }
   return changed;
 }

@@ -1,20 +1,24 @@
 // Queue passes and placement: the matchmaker-facing half of MatchmakingStore.
 
 #include <algorithm>
+#include <set>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "services/common/pg_arrays.h"
 #include "services/matchmaking/mm_store.h"
 
 namespace kahve::matchmaking {
 namespace {
 
-// The database's clock in microseconds: table hosts stamp their heartbeats with it, so liveness
-// is judged by one clock whatever the skew between machines.
-constexpr char kDatabaseNowUs[] = "(extract(epoch FROM clock_timestamp()) * 1000000)::bigint";
-
-std::string Hex(const std::string& bytes) { return absl::BytesToHexString(bytes); }
+using common::HexArrayLiteral;
+using common::Int64ArrayLiteral;
+using common::TextArrayLiteral;
+// Table hosts stamp their heartbeats with the database's clock, so liveness is judged by one
+// clock whatever the skew between machines.
+using common::kNowUsSql;
 
 }  // namespace
 
@@ -70,47 +74,91 @@ absl::StatusOr<int> MatchmakingStore::ExpireTickets(const std::string& queue_key
   int expired = 0;
   const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
     pqxx::work tx(connection);
-    const pqxx::result rows = tx.exec_params(
-        "UPDATE mm_tickets SET state = 'expired', ended_us = $3"
-        "  WHERE queue_key = $1 AND state = 'waiting' AND enqueued_us < $2 RETURNING ticket_id",
+    const pqxx::row row = tx.exec_params1(
+        "WITH gone AS (UPDATE mm_tickets SET state = 'expired', ended_us = $3"
+        "  WHERE queue_key = $1 AND state = 'waiting' AND enqueued_us < $2 RETURNING ticket_id),"
+        " off AS (UPDATE mm_ticket_players p SET active = false FROM gone"
+        "  WHERE p.ticket_id = gone.ticket_id)"
+        " SELECT count(*) FROM gone",
         queue_key, Micros(cutoff), Micros(now));
-    for (const pqxx::row& row : rows) {
-      tx.exec_params0("UPDATE mm_ticket_players SET active = false WHERE ticket_id = $1",
-                      row[0].as<std::string>());
-    }
     tx.commit();
-    expired = static_cast<int>(rows.size());
+    expired = row[0].as<int>();
     return absl::OkStatus();
   });
   if (!status.ok()) return status;
   return expired;
 }
 
-absl::Status MatchmakingStore::RecordFormedMatch(const PendingMatch& match) {
-  return pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+absl::StatusOr<std::vector<PendingMatch>> MatchmakingStore::RecordFormedMatches(
+    std::vector<PendingMatch> matches) {
+  std::vector<PendingMatch> recorded;
+  const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
+    recorded.clear();
+    std::vector<std::string> ticket_ids;
+    for (const PendingMatch& match : matches) {
+      ticket_ids.insert(ticket_ids.end(), match.ticket_ids.begin(), match.ticket_ids.end());
+    }
     pqxx::work tx(connection);
-    const pqxx::result moved = tx.exec_params(
-        "UPDATE mm_tickets SET state = 'placing', match_id = $2"
-        "  WHERE ticket_id = ANY(string_to_array($1, ',')) AND state = 'waiting'",
-        absl::StrJoin(match.ticket_ids, ","), match.match_id);
-    if (moved.affected_rows() != match.ticket_ids.size()) {
-      // A ticket was cancelled (or expired) since the pass read it: the match is off, and the
-      // others wait for the next pass. Nothing is committed.
-      return absl::AbortedError("a ticket of the match is no longer waiting");
+    // The row locks order this against CancelTicket: a ticket cancelled since the pass read it
+    // is not waiting here, and its match is left out (its other tickets wait for the next pass).
+    std::set<std::string> waiting;
+    for (const pqxx::row& row :
+         tx.exec_params("SELECT ticket_id FROM mm_tickets WHERE ticket_id = ANY($1::text[])"
+                        "  AND state = 'waiting' ORDER BY ticket_id FOR UPDATE",
+                        TextArrayLiteral(ticket_ids))) {
+      waiting.insert(row[0].as<std::string>());
     }
-    for (const PendingMatch::Seat& seat : match.seats) {
-      tx.exec_params0(
-          "UPDATE mm_ticket_players SET seat = $3 WHERE ticket_id = $1 AND player_id = $2",
-          seat.ticket_id, seat.player_id, seat.seat);
+    std::vector<std::string> match_ids, queue_keys, host_ids, requests, ticket_matches;
+    std::vector<std::string> spreads, created, seat_tickets, seat_players;
+    std::vector<int64_t> seats;
+    ticket_ids.clear();
+    for (PendingMatch& match : matches) {
+      const bool all_waiting =
+          std::all_of(match.ticket_ids.begin(), match.ticket_ids.end(),
+                      [&](const std::string& ticket) { return waiting.contains(ticket); });
+      if (!all_waiting) continue;
+      match_ids.push_back(match.match_id);
+      queue_keys.push_back(match.queue_key);
+      host_ids.push_back(match.host_id);
+      requests.push_back(match.request.SerializeAsString());
+      spreads.push_back(absl::StrFormat("%.17g", match.rating_spread));
+      created.push_back(absl::StrCat(match.created_us));
+      for (const std::string& ticket : match.ticket_ids) {
+        ticket_ids.push_back(ticket);
+        ticket_matches.push_back(match.match_id);
+      }
+      for (const PendingMatch::Seat& seat : match.seats) {
+        seat_tickets.push_back(seat.ticket_id);
+        seat_players.push_back(seat.player_id);
+        seats.push_back(seat.seat);
+      }
+      recorded.push_back(std::move(match));
     }
+    if (recorded.empty()) return absl::OkStatus();
+    std::vector<const std::string*> request_bytes;
+    for (const std::string& request : requests) request_bytes.push_back(&request);
     tx.exec_params0(
         "INSERT INTO mm_matches (match_id, queue_key, state, host_id, request, rating_spread,"
-        "  created_us) VALUES ($1, $2, 'placing', $3, decode($4, 'hex'), $5, $6)",
-        match.match_id, match.queue_key, match.host_id, Hex(match.request.SerializeAsString()),
-        match.rating_spread, match.created_us);
+        "  created_us)"
+        " SELECT m, q, 'placing', h, decode(r, 'hex'), s::double precision, c::bigint"
+        "  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])"
+        "    AS v(m, q, h, r, s, c)",
+        TextArrayLiteral(match_ids), TextArrayLiteral(queue_keys), TextArrayLiteral(host_ids),
+        HexArrayLiteral(request_bytes), TextArrayLiteral(spreads), TextArrayLiteral(created));
+    tx.exec_params0(
+        "UPDATE mm_tickets t SET state = 'placing', match_id = v.m"
+        "  FROM unnest($1::text[], $2::text[]) AS v(t, m) WHERE t.ticket_id = v.t",
+        TextArrayLiteral(ticket_ids), TextArrayLiteral(ticket_matches));
+    tx.exec_params0(
+        "UPDATE mm_ticket_players p SET seat = v.s"
+        "  FROM unnest($1::text[], $2::text[], $3::int[]) AS v(t, p, s)"
+        "  WHERE p.ticket_id = v.t AND p.player_id = v.p",
+        TextArrayLiteral(seat_tickets), TextArrayLiteral(seat_players), Int64ArrayLiteral(seats));
     tx.commit();
     return absl::OkStatus();
   });
+  if (!status.ok()) return status;
+  return recorded;
 }
 
 absl::StatusOr<std::vector<PendingMatch>> MatchmakingStore::PlacingMatches(
@@ -167,33 +215,60 @@ absl::Status MatchmakingStore::SetMatchHost(const std::string& match_id, const s
   });
 }
 
-absl::StatusOr<std::vector<absl::Duration>> MatchmakingStore::CompletePlacement(
-    const std::string& match_id, const v1::CreateTableResponse& table, const std::string& endpoint,
-    absl::Time now) {
+absl::StatusOr<std::vector<absl::Duration>> MatchmakingStore::CompletePlacements(
+    const std::vector<Placement>& placements, absl::Time now) {
   std::vector<absl::Duration> waits;
+  if (placements.empty()) return waits;
   const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
-    pqxx::work tx(connection);
-    const pqxx::result placed = tx.exec_params(
-        "UPDATE mm_matches SET state = 'placed', table_id = $2, endpoint = $3, placed_us = $4"
-        "  WHERE match_id = $1 AND state = 'placing'",
-        match_id, table.table_id(), endpoint, Micros(now));
-    if (placed.affected_rows() == 0) return absl::OkStatus();  // placed already (a retry)
-    for (const auto& grant : table.seats()) {
-      if (grant.player_id().empty()) continue;  // a bot's seat
-      tx.exec_params0(
-          "UPDATE mm_ticket_players p SET seat_token = $4 FROM mm_tickets t"
-          "  WHERE t.ticket_id = p.ticket_id AND t.match_id = $1 AND p.seat = $2"
-          "    AND p.player_id = $3",
-          match_id, grant.seat(), grant.player_id(), grant.seat_token());
+    waits.clear();
+    std::vector<std::string> match_ids, table_ids, endpoints;
+    for (const Placement& placement : placements) {
+      match_ids.push_back(placement.match->match_id);
+      table_ids.push_back(placement.table.table_id());
+      endpoints.push_back(placement.endpoint);
     }
+    pqxx::work tx(connection);
+    std::set<std::string> placed;
+    for (const pqxx::row& row : tx.exec_params(
+             "UPDATE mm_matches m SET state = 'placed', table_id = v.t, endpoint = v.e,"
+             "  placed_us = $4 FROM unnest($1::text[], $2::text[], $3::text[]) AS v(m, t, e)"
+             "  WHERE m.match_id = v.m AND m.state = 'placing' RETURNING m.match_id",
+             TextArrayLiteral(match_ids), TextArrayLiteral(table_ids), TextArrayLiteral(endpoints),
+             Micros(now))) {
+      placed.insert(row[0].as<std::string>());
+    }
+    // Matches placed already (a retry's) keep what they have.
+    std::vector<std::string> ticket_ids, token_tickets, token_players, tokens;
+    std::vector<int64_t> token_seats;
+    for (const Placement& placement : placements) {
+      const PendingMatch& match = *placement.match;
+      if (!placed.contains(match.match_id)) continue;
+      ticket_ids.insert(ticket_ids.end(), match.ticket_ids.begin(), match.ticket_ids.end());
+      for (const PendingMatch::Seat& seat : match.seats) {
+        for (const auto& grant : placement.table.seats()) {
+          if (grant.seat() != seat.seat || grant.player_id() != seat.player_id) continue;
+          token_tickets.push_back(seat.ticket_id);
+          token_players.push_back(seat.player_id);
+          token_seats.push_back(seat.seat);
+          tokens.push_back(grant.seat_token());
+        }
+      }
+    }
+    if (ticket_ids.empty()) return absl::OkStatus();
+    tx.exec_params0(
+        "UPDATE mm_ticket_players p SET seat_token = v.k"
+        "  FROM unnest($1::text[], $2::text[], $3::int[], $4::text[]) AS v(t, p, s, k)"
+        "  WHERE p.ticket_id = v.t AND p.player_id = v.p AND p.seat = v.s",
+        TextArrayLiteral(token_tickets), TextArrayLiteral(token_players),
+        Int64ArrayLiteral(token_seats), TextArrayLiteral(tokens));
     const pqxx::result tickets = tx.exec_params(
         "UPDATE mm_tickets SET state = 'matched', ended_us = $2"
-        "  WHERE match_id = $1 AND state = 'placing' RETURNING ticket_id, enqueued_us",
-        match_id, Micros(now));
+        "  WHERE ticket_id = ANY($1::text[]) AND state = 'placing' RETURNING enqueued_us",
+        TextArrayLiteral(ticket_ids), Micros(now));
+    tx.exec_params0("UPDATE mm_ticket_players SET active = false WHERE ticket_id = ANY($1::text[])",
+                    TextArrayLiteral(ticket_ids));
     for (const pqxx::row& row : tickets) {
-      tx.exec_params0("UPDATE mm_ticket_players SET active = false WHERE ticket_id = $1",
-                      row[0].as<std::string>());
-      waits.push_back(now - absl::FromUnixMicros(row[1].as<int64_t>()));
+      waits.push_back(now - absl::FromUnixMicros(row[0].as<int64_t>()));
     }
     tx.commit();
     return absl::OkStatus();
@@ -274,8 +349,10 @@ absl::StatusOr<int> MatchmakingStore::ExpectedWaitSeconds(const std::string& que
   const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
     pqxx::read_transaction tx(connection);
     const pqxx::row row = tx.exec_params1(
-        "SELECT coalesce(percentile_cont(0.5) WITHIN GROUP (ORDER BY ended_us - enqueued_us), 0)"
-        "  FROM mm_tickets WHERE queue_key = $1 AND state = 'matched' AND ended_us >= $2",
+        "SELECT coalesce(percentile_cont(0.5) WITHIN GROUP (ORDER BY wait), 0) FROM ("
+        "  SELECT ended_us - enqueued_us AS wait FROM mm_tickets"
+        "  WHERE queue_key = $1 AND state = 'matched' AND ended_us >= $2"
+        "  ORDER BY ended_us DESC LIMIT 1000) recent",
         queue_key, Micros(since));
     seconds = static_cast<int>(row[0].as<double>() / 1e6 + 0.5);
     return absl::OkStatus();
@@ -291,7 +368,7 @@ absl::StatusOr<std::vector<TableHostRow>> MatchmakingStore::LiveHosts(absl::Dura
     const pqxx::result rows =
         tx.exec_params(absl::StrCat("SELECT host_id, endpoint, live_tables FROM table_hosts"
                                     "  WHERE NOT draining AND heartbeat_us >= ",
-                                    kDatabaseNowUs, " - $1 ORDER BY live_tables, host_id"),
+                                    kNowUsSql, " - $1 ORDER BY live_tables, host_id"),
                        absl::ToInt64Microseconds(max_age));
     for (const pqxx::row& row : rows) {
       hosts.push_back(TableHostRow{.host_id = row[0].as<std::string>(),

@@ -81,6 +81,13 @@ struct PendingMatch {
   std::vector<Seat> seats;
 };
 
+// A match whose table exists, and where.
+struct Placement {
+  const PendingMatch* match = nullptr;
+  v1::CreateTableResponse table;
+  std::string endpoint;
+};
+
 struct TableHostRow {
   std::string host_id;
   std::string endpoint;
@@ -120,22 +127,23 @@ class MatchmakingStore {
   // Moves waiting tickets enqueued before `cutoff` to expired; returns how many.
   absl::StatusOr<int> ExpireTickets(const std::string& queue_key, absl::Time cutoff,
                                     absl::Time now);
-  // In one transaction: the match row (placing) and its tickets from waiting to placing with
-  // their seats. Aborted, writing nothing, when a ticket is no longer waiting (cancelled).
-  absl::Status RecordFormedMatch(const PendingMatch& match);
+  // In one transaction: each match's row (placing) and its tickets from waiting to placing with
+  // their seats. A match with a ticket no longer waiting (cancelled since the pass read it) is
+  // left out, its other tickets still waiting. Returns the matches recorded.
+  absl::StatusOr<std::vector<PendingMatch>> RecordFormedMatches(std::vector<PendingMatch> matches);
   absl::StatusOr<std::vector<PendingMatch>> PlacingMatches(const std::string& queue_key);
   absl::Status SetMatchHost(const std::string& match_id, const std::string& host_id,
                             const std::string& error);
-  // The table exists: stores the assignments and moves the tickets to matched. Returns the
-  // tickets' waits.
-  absl::StatusOr<std::vector<absl::Duration>> CompletePlacement(
-      const std::string& match_id, const v1::CreateTableResponse& table,
-      const std::string& endpoint, absl::Time now);
+  // In one transaction, for each match whose table exists: its assignments, and its tickets
+  // moved to matched. Matches placed already are left as they are. Returns the tickets' waits.
+  absl::StatusOr<std::vector<absl::Duration>> CompletePlacements(
+      const std::vector<Placement>& placements, absl::Time now);
   absl::StatusOr<QueueSizes> Sizes(const std::string& queue_key);
   // Stats of every queue with active tickets or matches since `since` (ruleset: "" for all).
   absl::StatusOr<std::vector<v1::QueueStats>> Stats(const std::string& ruleset, absl::Time since,
                                                     absl::Time now);
-  // Median wait of tickets matched since `since`, in seconds (0 when none).
+  // Median wait of the last 1,000 tickets matched since `since`, in seconds (0 when none):
+  // bounded work however busy the queue.
   absl::StatusOr<int> ExpectedWaitSeconds(const std::string& queue_key, absl::Time since);
 
   // Table hosts: live (heartbeat within max_age by the database's clock), not draining, least

@@ -25,6 +25,94 @@ v1::TableService::Stub& Placer::StubFor(const std::string& endpoint) {
   return *stub;
 }
 
+void Placer::Authorize(grpc::ClientContext& context) const {
+  context.AddMetadata("authorization", absl::StrCat("Bearer ", settings_.bearer));
+  context.set_deadline(std::chrono::system_clock::now() +
+                       absl::ToChronoMilliseconds(settings_.call_timeout));
+}
+
+std::vector<absl::Duration> Placer::PlaceNew(const std::vector<PendingMatch>& matches,
+                                             const std::vector<TableHostRow>& hosts) {
+  struct Call {
+    grpc::ClientContext context;
+    Placement placement;
+    grpc::Status status;
+  };
+  std::vector<Call> calls(matches.size());
+  absl::Mutex mu;
+  int in_flight = 0;
+  size_t finished = 0;
+  for (size_t i = 0; i < matches.size(); ++i) {
+    const auto host = std::find_if(hosts.begin(), hosts.end(), [&](const TableHostRow& h) {
+      return h.host_id == matches[i].host_id;
+    });
+    Call& call = calls[i];
+    call.placement.match = &matches[i];
+    if (host == hosts.end()) {
+      // Not one of this pass's hosts (cannot happen as the matchmaker calls it); Place decides.
+      call.status = grpc::Status(grpc::StatusCode::NOT_FOUND, "host not among the live ones");
+      absl::MutexLock lock(&mu);
+      ++finished;
+      continue;
+    }
+    call.placement.endpoint = host->endpoint;
+    {
+      absl::MutexLock lock(&mu);
+      auto room = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+        return in_flight < settings_.max_in_flight;
+      };
+      mu.Await(absl::Condition(&room));
+      ++in_flight;
+    }
+    Authorize(call.context);
+    StubFor(host->endpoint)
+        .async()
+        ->CreateTable(&call.context, &matches[i].request, &call.placement.table,
+                      [&call, &mu, &in_flight, &finished](grpc::Status status) {
+                        call.status = std::move(status);
+                        absl::MutexLock lock(&mu);
+                        --in_flight;
+                        ++finished;
+                      });
+  }
+  {
+    absl::MutexLock lock(&mu);
+    auto all_done = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) { return finished == matches.size(); };
+    mu.Await(absl::Condition(&all_done));
+  }
+  std::vector<Placement> placed;
+  std::vector<const PendingMatch*> retry;
+  for (Call& call : calls) {
+    if (call.status.ok()) {
+      placed.push_back(std::move(call.placement));
+    } else {
+      retry.push_back(call.placement.match);
+    }
+  }
+  std::vector<absl::Duration> waits;
+  auto stored = store_->CompletePlacements(placed, absl::Now());
+  if (stored.ok()) {
+    waits = std::move(stored).value();
+  } else {
+    // The tables exist; the matches stay placing and the next pass stores them (CreateTable
+    // answers the same match id with the same table).
+    common::LogWarning("placements not stored yet",
+                       {{"matches", std::to_string(placed.size())},
+                        {"error", std::string(stored.status().message())}});
+  }
+  for (const PendingMatch* match : retry) {
+    auto placed_one = Place(*match);
+    if (!placed_one.ok()) {
+      common::LogWarning(
+          "match not placed yet",
+          {{"match_id", match->match_id}, {"error", std::string(placed_one.status().message())}});
+      continue;
+    }
+    waits.insert(waits.end(), placed_one->begin(), placed_one->end());
+  }
+  return waits;
+}
+
 absl::StatusOr<std::vector<absl::Duration>> Placer::Place(const PendingMatch& match) {
   std::set<std::string> tried;
   std::string host_id = match.host_id;
@@ -62,15 +150,11 @@ absl::StatusOr<std::vector<absl::Duration>> Placer::Place(const PendingMatch& ma
     tried.insert(host.host_id);
 
     grpc::ClientContext context;
-    context.AddMetadata("authorization", absl::StrCat("Bearer ", settings_.bearer));
-    context.set_deadline(std::chrono::system_clock::now() +
-                         absl::ToChronoMilliseconds(settings_.call_timeout));
-    v1::CreateTableResponse response;
+    Authorize(context);
+    Placement placement{.match = &match, .endpoint = host.endpoint};
     const grpc::Status status =
-        StubFor(host.endpoint).CreateTable(&context, match.request, &response);
-    if (status.ok()) {
-      return store_->CompletePlacement(match.match_id, response, host.endpoint, absl::Now());
-    }
+        StubFor(host.endpoint).CreateTable(&context, match.request, &placement.table);
+    if (status.ok()) return store_->CompletePlacements({placement}, absl::Now());
     last = absl::UnavailableError(absl::StrCat("CreateTable on ", host.host_id, " (", host.endpoint,
                                                "): ", status.error_message()));
     common::LogWarning("table placement failed",

@@ -29,6 +29,8 @@ struct PlacerSettings {
   absl::Duration call_timeout = absl::Seconds(3);
   // Hosts tried for one match in one placement before waiting for the next pass.
   int max_hosts = 3;
+  // CreateTable calls in flight at once when a pass places its new matches.
+  int max_in_flight = 128;
 };
 
 class Placer {
@@ -41,8 +43,15 @@ class Placer {
   // host could create the table.
   absl::StatusOr<std::vector<absl::Duration>> Place(const PendingMatch& match);
 
+  // Places a pass's new matches, each on its chosen host (one of `hosts`): the tables are created
+  // concurrently and every assignment stored in one transaction. Matches whose host failed go
+  // through Place, one by one. Returns the waits of the tickets placed.
+  std::vector<absl::Duration> PlaceNew(const std::vector<PendingMatch>& matches,
+                                       const std::vector<TableHostRow>& hosts);
+
  private:
   v1::TableService::Stub& StubFor(const std::string& endpoint);
+  void Authorize(grpc::ClientContext& context) const;
 
   const PlacerSettings settings_;
   MatchmakingStore* store_;

@@ -79,7 +79,7 @@ struct Columns {
   }
   bool empty() const { return texts[0].empty(); }
   // Column i as an array literal: quoted for texts, bare for numbers and booleans.
-  std::string Quoted(int i) const { return TextArray(texts[i]); }
+  std::string Quoted(int i) const { return TextArrayLiteral(texts[i]); }
   std::string Bare(int i) const {
     return ArrayLiteral(texts[i], [](const std::string& value) { return value; });
   }
@@ -254,7 +254,7 @@ absl::Status MatchWriter::RecordBatch(const std::vector<Queued>& batch,
       tx.exec("BEGIN");
       try {
         stored.clear();
-        for (const pqxx::row& row : tx.exec_prepared(kFindMatches, TextArray(ids))) {
+        for (const pqxx::row& row : tx.exec_prepared(kFindMatches, TextArrayLiteral(ids))) {
           auto& [sha, record] = stored[row[0].as<std::string>()];
           sha = pqxx::binarystring(row[1]).str();
           const absl::Status parsed = ParseRecord(row[2], &record);

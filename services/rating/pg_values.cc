@@ -7,18 +7,6 @@ namespace kahve::rating {
 
 std::string Number(double value) { return absl::StrFormat("%.17g", value); }
 
-std::string TextArray(const std::vector<std::string>& items) {
-  return ArrayLiteral(items, [](const std::string& item) {
-    std::string quoted = "\"";
-    for (const char c : item) {
-      if (c == '"' || c == '\\') quoted.push_back('\\');
-      quoted.push_back(c);
-    }
-    quoted.push_back('"');
-    return quoted;
-  });
-}
-
 std::string Hex(const std::string& bytes) { return absl::BytesToHexString(bytes); }
 
 absl::Status ParseRecord(const pqxx::field& field, v1::MatchRecord* record) {

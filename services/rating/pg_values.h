@@ -12,14 +12,14 @@
 #include "absl/strings/str_join.h"
 #include "kahve/v1/rating.pb.h"
 #include "pqxx/pqxx"
+#include "services/common/pg_arrays.h"
 
 namespace kahve::rating {
 
+using common::TextArrayLiteral;
+
 // A double printed so that PostgreSQL reads back the same value.
 std::string Number(double value);
-
-// A PostgreSQL array literal of texts, each element quoted and escaped.
-std::string TextArray(const std::vector<std::string>& items);
 
 // A PostgreSQL array literal of items printed by `format` (numbers and booleans need no quotes).
 template <typename T, typename Format>

@@ -105,11 +105,11 @@ absl::StatusOr<std::vector<std::pair<v1::Rating, StoredRating>>> RatingStore::Ge
     std::string sql = absl::StrCat(
         "SELECT player_id, ruleset, mode, mu, sigma, games, last_played_us FROM ratings "
         "WHERE player_id = ANY(",
-        tx.quote(TextArray(player_ids)), "::text[]) AND games > 0");
+        tx.quote(TextArrayLiteral(player_ids)), "::text[]) AND games > 0");
     // Every key column bound, so the primary key (ruleset, mode, player_id) serves the lookup.
     const std::vector<std::string> rulesets =
         ruleset.empty() ? RulesetIds() : std::vector<std::string>{ruleset};
-    absl::StrAppend(&sql, " AND ruleset = ANY(", tx.quote(TextArray(rulesets)),
+    absl::StrAppend(&sql, " AND ruleset = ANY(", tx.quote(TextArrayLiteral(rulesets)),
                     "::text[]) AND mode = ANY('",
                     mode == 0 ? "{1,2}" : absl::StrCat("{", mode, "}"), "'::smallint[])");
     absl::StrAppend(&sql, " ORDER BY player_id, ruleset, mode");

@@ -5,9 +5,14 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
-#include "services/table/pg_arrays.h"
+#include "services/common/pg_arrays.h"
 
 namespace kahve::table {
+
+using common::HexArrayLiteral;
+using common::Int64ArrayLiteral;
+using common::kNowUsSql;
+using common::TextArrayLiteral;
 namespace {
 
 constexpr char kExistingTablePayload[] = "kahve/existing_table_id";

@@ -9,9 +9,11 @@
 #include "prometheus/gauge.h"
 #include "prometheus/registry.h"
 #include "services/common/logging.h"
-#include "services/table/pg_arrays.h"
+#include "services/common/pg_arrays.h"
 
 namespace kahve::table {
+
+using common::kNowUsSql;
 namespace {
 
 // Stored errors are for people reading the table; a bounded length keeps rows small.

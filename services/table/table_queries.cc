@@ -3,9 +3,11 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "services/table/pg_arrays.h"
+#include "services/common/pg_arrays.h"
 
 namespace kahve::table {
+
+using common::kNowUsSql;
 namespace {
 
 // Tables with their entries in one statement, so the rows and the logs come from one snapshot.

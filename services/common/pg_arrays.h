@@ -1,5 +1,5 @@
-#ifndef KAHVE_SERVICES_TABLE_PG_ARRAYS_H_
-#define KAHVE_SERVICES_TABLE_PG_ARRAYS_H_
+#ifndef KAHVE_SERVICES_COMMON_PG_ARRAYS_H_
+#define KAHVE_SERVICES_COMMON_PG_ARRAYS_H_
 
 // PostgreSQL array literals for libpqxx 6.4, which cannot bind a std::vector: a batch of rows goes
 // to the server as a few array parameters that one statement unnests, so a batch of any size costs
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace kahve::table {
+namespace kahve::common {
 
 // The database's clock in microseconds since the Unix epoch, for SQL text. clock_timestamp(), not
 // now(): now() is frozen at the start of the transaction.
@@ -25,6 +25,6 @@ std::string HexArrayLiteral(const std::vector<const std::string*>& items);
 // {1,-2,3}, for a bigint[] parameter.
 std::string Int64ArrayLiteral(const std::vector<int64_t>& items);
 
-}  // namespace kahve::table
+}  // namespace kahve::common
 
-#endif  // KAHVE_SERVICES_TABLE_PG_ARRAYS_H_
+#endif  // KAHVE_SERVICES_COMMON_PG_ARRAYS_H_

@@ -1,9 +1,9 @@
-#include "services/table/pg_arrays.h"
+#include "services/common/pg_arrays.h"
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 
-namespace kahve::table {
+namespace kahve::common {
 
 std::string TextArrayLiteral(const std::vector<std::string>& items) {
   std::string literal = "{";
@@ -40,4 +40,4 @@ std::string Int64ArrayLiteral(const std::vector<int64_t>& items) {
   return literal;
 }
 
-}  // namespace kahve::table
+}  // namespace kahve::common
