@@ -41,12 +41,13 @@ inline bool IsServerFault(const absl::Status& status) {
          absl::IsUnknown(status);
 }
 
-// Runs `work()` (returning absl::Status) on `workers` and finishes the call with its status. A
-// call whose client gave up, or whose deadline passed while queued, is finished without the work.
-// Server faults are logged with `method`.
+// Runs `work(finish)` on `workers`; the work (or whatever it hands `finish` to) calls
+// finish(status) exactly once, which finishes the call. A call whose client gave up, or whose
+// deadline passed while queued, is finished without the work. Server faults are logged with
+// `method`.
 template <typename Work>
-void FinishOffloaded(WorkerPool& workers, grpc::CallbackServerContext* context,
-                     grpc::ServerUnaryReactor* reactor, std::string method, Work work) {
+void FinishOffloadedAsync(WorkerPool& workers, grpc::CallbackServerContext* context,
+                          grpc::ServerUnaryReactor* reactor, std::string method, Work work) {
   workers.Schedule(
       [reactor, context, method = std::move(method), work = std::move(work)]() mutable {
         if (context->IsCancelled()) {
@@ -58,14 +59,23 @@ void FinishOffloaded(WorkerPool& workers, grpc::CallbackServerContext* context,
               grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "deadline passed while queued"));
           return;
         }
-        const absl::Status status = work();
-        if (IsServerFault(status)) {
-          LogError("call failed", {{"method", method},
-                                   {"code", absl::StatusCodeToString(status.code())},
-                                   {"error", std::string(status.message())}});
-        }
-        reactor->Finish(ToGrpcStatus(status));
+        work([reactor, method](const absl::Status& status) {
+          if (IsServerFault(status)) {
+            LogError("call failed", {{"method", method},
+                                     {"code", absl::StatusCodeToString(status.code())},
+                                     {"error", std::string(status.message())}});
+          }
+          reactor->Finish(ToGrpcStatus(status));
+        });
       });
+}
+
+// FinishOffloadedAsync for work that is done when `work()` (returning absl::Status) returns.
+template <typename Work>
+void FinishOffloaded(WorkerPool& workers, grpc::CallbackServerContext* context,
+                     grpc::ServerUnaryReactor* reactor, std::string method, Work work) {
+  FinishOffloadedAsync(workers, context, reactor, std::move(method),
+                       [work = std::move(work)](auto finish) mutable { finish(work()); });
 }
 
 }  // namespace kahve::common

@@ -20,6 +20,7 @@
 #include "services/matchmaking/placer.h"
 #include "services/matchmaking/rating_cache.h"
 #include "services/matchmaking/ticket_watch.h"
+#include "services/matchmaking/ticket_writer.h"
 
 ABSL_FLAG(std::string, rating_target, "127.0.0.1:50053",
           "Matchmaking: the rating service (host:port) skills are read from.");
@@ -46,6 +47,8 @@ ABSL_FLAG(int32_t, watch_poll_ms, 500,
           "Matchmaking: how often WatchTicket streams re-read their tickets.");
 ABSL_FLAG(int32_t, turn_seconds, 0,
           "Matchmaking: turn time of the tables it creates (TableOptions.turn_seconds).");
+ABSL_FLAG(int32_t, enqueue_batch, 256,
+          "Matchmaking: most new tickets stored in one transaction (Enqueue's group commit).");
 ABSL_DECLARE_FLAG(std::string, jwt_hs256_secret);
 ABSL_DECLARE_FLAG(std::string, database);
 
@@ -103,7 +106,9 @@ int main(int argc, char** argv) {
   matchmaking::TicketWatchers watchers(
       &store, absl::Milliseconds(absl::GetFlag(FLAGS_watch_poll_ms)), absl::Hours(1));
   common::WorkerPool workers(pool.size());
-  matchmaking::MatchmakingService service({.ticket_ttl = ticket_ttl}, &store, &watchers,
+  // Declared before the server: Enqueues still in a batch are answered before it goes.
+  matchmaking::TicketWriter writer(&store, absl::GetFlag(FLAGS_enqueue_batch));
+  matchmaking::MatchmakingService service({.ticket_ttl = ticket_ttl}, &store, &writer, &watchers,
                                           authenticator->get(), &workers);
   common::GrpcServer server(common::ServerSettingsFromFlags(kDefaultPort, kDefaultMetricsPort),
                             &metrics);

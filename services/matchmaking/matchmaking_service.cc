@@ -17,16 +17,16 @@ namespace kahve::matchmaking {
 namespace {
 
 constexpr size_t kMaxRequestIdLength = 128;
-constexpr int kMaxPartySize = 2;
 
 }  // namespace
 
 MatchmakingService::MatchmakingService(MatchmakingServiceSettings settings, MatchmakingStore* store,
-                                       TicketWatchers* watchers,
+                                       TicketWriter* writer, TicketWatchers* watchers,
                                        const common::Authenticator* authenticator,
                                        common::WorkerPool* workers)
     : settings_(std::move(settings)),
       store_(store),
+      writer_(writer),
       watchers_(watchers),
       authenticator_(authenticator),
       workers_(workers) {}
@@ -44,8 +44,8 @@ grpc::ServerUnaryReactor* MatchmakingService::Offload(grpc::CallbackServerContex
   return reactor;
 }
 
-absl::StatusOr<std::string> MatchmakingService::DoEnqueue(const std::string& caller,
-                                                          const v1::EnqueueRequest& request) {
+absl::StatusOr<NewTicket> MatchmakingService::TicketFor(const std::string& caller,
+                                                        const v1::EnqueueRequest& request) {
   if (!request.has_settings()) return absl::InvalidArgumentError("settings: required");
   auto spec = QueueSpecFor(request.settings(), request.teams());
   if (!spec.ok()) return spec.status();
@@ -94,25 +94,38 @@ absl::StatusOr<std::string> MatchmakingService::DoEnqueue(const std::string& cal
           "players: list the caller alone, or every member of the party once");
     }
   }
-  NewTicket ticket{.queue_key = spec->key,
+  return NewTicket{.queue_key = spec->key,
                    .owner = caller,
                    .request_id = request.request_id(),
                    .settings = spec->settings,
                    .teams = spec->teams,
                    .longest_wait = absl::Seconds(request.longest_wait_seconds()),
                    .players = members};
-  return store_->CreateTicket(ticket, absl::Now());
 }
 
 grpc::ServerUnaryReactor* MatchmakingService::Enqueue(grpc::CallbackServerContext* context,
                                                       const v1::EnqueueRequest* request,
                                                       v1::EnqueueResponse* response) {
-  return Offload(context, "Enqueue", [this, request, response](const std::string& caller) {
-    auto ticket = DoEnqueue(caller, *request);
-    if (!ticket.ok()) return ticket.status();
-    response->set_ticket_id(*ticket);
-    return absl::OkStatus();
-  });
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  auto identity = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr);
+  if (!identity) return reactor;
+  common::FinishOffloadedAsync(*workers_, context, reactor, "MatchmakingService.Enqueue",
+                               [this, caller = identity->subject, request, response](auto finish) {
+                                 auto ticket = TicketFor(caller, *request);
+                                 if (!ticket.ok()) {
+                                   finish(ticket.status());
+                                   return;
+                                 }
+                                 // The worker is free at once; the writer answers after its batch
+                                 // commits.
+                                 writer_->Submit(
+                                     std::move(ticket).value(),
+                                     [response, finish](absl::StatusOr<std::string> ticket_id) {
+                                       if (ticket_id.ok()) response->set_ticket_id(*ticket_id);
+                                       finish(ticket_id.status());
+                                     });
+                               });
+  return reactor;
 }
 
 grpc::ServerWriteReactor<v1::TicketUpdate>* MatchmakingService::WatchTicket(

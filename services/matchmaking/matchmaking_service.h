@@ -14,6 +14,7 @@
 #include "services/common/worker_pool.h"
 #include "services/matchmaking/mm_store.h"
 #include "services/matchmaking/ticket_watch.h"
+#include "services/matchmaking/ticket_writer.h"
 
 namespace kahve::matchmaking {
 
@@ -27,8 +28,8 @@ struct MatchmakingServiceSettings {
 class MatchmakingService final : public v1::MatchmakingService::CallbackService {
  public:
   MatchmakingService(MatchmakingServiceSettings settings, MatchmakingStore* store,
-                     TicketWatchers* watchers, const common::Authenticator* authenticator,
-                     common::WorkerPool* workers);
+                     TicketWriter* writer, TicketWatchers* watchers,
+                     const common::Authenticator* authenticator, common::WorkerPool* workers);
 
   grpc::ServerUnaryReactor* Enqueue(grpc::CallbackServerContext* context,
                                     const v1::EnqueueRequest* request,
@@ -51,9 +52,9 @@ class MatchmakingService final : public v1::MatchmakingService::CallbackService 
                                        const v1::LeavePartyRequest* request,
                                        v1::LeavePartyResponse* response) override;
 
-  // The domain behind Enqueue, callable without gRPC: the ticket id.
-  absl::StatusOr<std::string> DoEnqueue(const std::string& caller,
-                                        const v1::EnqueueRequest& request);
+  // The ticket an Enqueue request asks for, validated: InvalidArgument, PermissionDenied,
+  // NotFound or FailedPrecondition (the party) for a request that cannot be queued.
+  absl::StatusOr<NewTicket> TicketFor(const std::string& caller, const v1::EnqueueRequest& request);
 
  private:
   template <typename Work>
@@ -62,6 +63,7 @@ class MatchmakingService final : public v1::MatchmakingService::CallbackService 
 
   const MatchmakingServiceSettings settings_;
   MatchmakingStore* store_;
+  TicketWriter* writer_;
   TicketWatchers* watchers_;
   const common::Authenticator* authenticator_;
   common::WorkerPool* workers_;

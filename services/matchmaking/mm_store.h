@@ -26,6 +26,9 @@ inline constexpr char kMatched[] = "matched";
 inline constexpr char kExpired[] = "expired";
 inline constexpr char kCancelled[] = "cancelled";
 
+// A party has its leader and at most one partner.
+inline constexpr int kMaxPartySize = 2;
+
 struct NewTicket {
   std::string queue_key;
   std::string owner;
@@ -107,6 +110,11 @@ class MatchmakingStore {
   // Tickets and parties (mm_ticket_store.cc). CreateTicket returns the ticket id: the earlier
   // one for a repeated (owner, request id); AlreadyExists when a player has an active ticket.
   absl::StatusOr<std::string> CreateTicket(const NewTicket& ticket, absl::Time now);
+  // CreateTicket for each ticket, all in one transaction (mm_ticket_batch.cc), with the same
+  // answers as one by one in this order. Should another replica win a race for a player or
+  // request id meanwhile, the batch falls back to CreateTicket per ticket.
+  std::vector<absl::StatusOr<std::string>> CreateTickets(const std::vector<NewTicket>& tickets,
+                                                         absl::Time now);
   absl::StatusOr<TicketRecord> GetTicket(const std::string& ticket_id);
   absl::StatusOr<std::vector<TicketRecord>> GetTickets(const std::vector<std::string>& ticket_ids);
   // NotFound, PermissionDenied (the caller is not on the ticket), FailedPrecondition (matched or

@@ -10,9 +10,6 @@
 namespace kahve::matchmaking {
 namespace {
 
-// A party has its leader and at most one partner.
-constexpr int kMaxPartySize = 2;
-
 std::string Hex(const std::string& bytes) { return absl::BytesToHexString(bytes); }
 
 // Adds a row of kSelectTickets (one player of a ticket) to the ticket it belongs to.

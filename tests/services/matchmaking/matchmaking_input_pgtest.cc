@@ -112,6 +112,51 @@ TEST_F(MatchmakingInputTest, RepeatedRequestIdReturnsTheSameTicket) {
   EXPECT_EQ(Count("SELECT count(*) FROM mm_tickets"), 1);
 }
 
+// Enqueue's group commit answers a batch as CreateTicket would answer its tickets one by one.
+TEST_F(MatchmakingInputTest, ABatchOfTicketsIsAnsweredAsOneByOne) {
+  std::string earlier;
+  v1::EnqueueRequest with_id = LiarsDice(4);
+  with_id.set_request_id("r-1");
+  ASSERT_TRUE(Enqueue("ana", with_id, &earlier).ok());  // ana: active, and r-1 is taken
+
+  common::Metrics metrics;
+  common::PgPool pool(common::PgPoolSettings{.url = url(), .size = 1, .name = "test"},
+                      &metrics.registry());
+  MatchmakingStore store(&pool);
+  auto ticket = [](const std::string& owner, const std::string& request_id,
+                   std::vector<std::string> players) {
+    return NewTicket{
+        .queue_key = "q", .owner = owner, .request_id = request_id, .players = std::move(players)};
+  };
+  const std::vector<absl::StatusOr<std::string>> answers = store.CreateTickets(
+      {
+          ticket("ana", "r-1", {"ana"}),        // a retry of the stored ticket
+          ticket("bora", "", {"bora", "cem"}),  // new
+          ticket("cem", "", {"cem"}),           // cem is in bora's ticket, just made
+          ticket("deniz", "r-2", {"deniz"}),    // new
+          ticket("deniz", "r-2", {"deniz"}),    // a retry of the one just made
+          ticket("ana", "r-3", {"ana"}),        // ana already has a ticket
+      },
+      absl::Now());
+  ASSERT_EQ(answers.size(), 6u);
+  ASSERT_TRUE(answers[0].ok());
+  EXPECT_EQ(*answers[0], earlier);
+  ASSERT_TRUE(answers[1].ok());
+  EXPECT_EQ(answers[2].status().code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_NE(answers[2].status().message().find(*answers[1]), std::string::npos)
+      << answers[2].status();
+  ASSERT_TRUE(answers[3].ok());
+  ASSERT_TRUE(answers[4].ok());
+  EXPECT_EQ(*answers[4], *answers[3]);
+  EXPECT_EQ(answers[5].status().code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_NE(answers[5].status().message().find(earlier), std::string::npos);
+  EXPECT_EQ(Count("SELECT count(*) FROM mm_tickets"), 3);
+  EXPECT_EQ(Count("SELECT count(*) FROM mm_ticket_players WHERE active"), 4);
+  EXPECT_EQ(Count("SELECT count(*) FROM mm_ticket_players WHERE player_id = 'cem' AND"
+                  " position = 1"),
+            1);
+}
+
 TEST_F(MatchmakingInputTest, BadOrUsedInviteCodes) {
   v1::Party party;
   ASSERT_TRUE(CreateParty("ana", &party).ok());

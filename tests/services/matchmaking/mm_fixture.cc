@@ -16,6 +16,7 @@ MatchmakerServer::MatchmakerServer(const std::string& url, const MatchmakerSetti
   pool_ = std::make_unique<common::PgPool>(
       common::PgPoolSettings{.url = url, .size = 4, .name = "matchmaking"}, &metrics_.registry());
   store_ = std::make_unique<MatchmakingStore>(pool_.get());
+  writer_ = std::make_unique<TicketWriter>(store_.get(), 256);
   mm_metrics_ = std::make_unique<MatchmakingMetrics>(metrics_.registry());
   // The bearer without its "Bearer " prefix, as main mints it.
   const std::string bearer =
@@ -29,8 +30,8 @@ MatchmakerServer::MatchmakerServer(const std::string& url, const MatchmakerSetti
       std::make_unique<TicketWatchers>(store_.get(), absl::Milliseconds(100), absl::Hours(1));
   workers_ = std::make_unique<common::WorkerPool>(2);
   service_ = std::make_unique<MatchmakingService>(
-      MatchmakingServiceSettings{.ticket_ttl = settings.ticket_ttl}, store_.get(), watchers_.get(),
-      authenticator_.get(), workers_.get());
+      MatchmakingServiceSettings{.ticket_ttl = settings.ticket_ttl}, store_.get(), writer_.get(),
+      watchers_.get(), authenticator_.get(), workers_.get());
   common::ServerSettings server_settings;
   server_settings.host = "127.0.0.1";
   server_settings.metrics_host = "127.0.0.1";

@@ -28,6 +28,7 @@
 #include "services/matchmaking/placer.h"
 #include "services/matchmaking/rating_cache.h"
 #include "services/matchmaking/ticket_watch.h"
+#include "services/matchmaking/ticket_writer.h"
 #include "tests/services/table/table_fixture.h"
 
 namespace kahve::matchmaking {
@@ -53,6 +54,7 @@ class MatchmakerServer {
   std::unique_ptr<common::Authenticator> authenticator_;
   std::unique_ptr<common::PgPool> pool_;
   std::unique_ptr<MatchmakingStore> store_;
+  std::unique_ptr<TicketWriter> writer_;
   std::unique_ptr<MatchmakingMetrics> mm_metrics_;
   std::unique_ptr<RatingCache> ratings_;
   std::unique_ptr<Placer> placer_;
