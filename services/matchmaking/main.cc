@@ -49,6 +49,9 @@ ABSL_FLAG(int32_t, turn_seconds, 0,
           "Matchmaking: turn time of the tables it creates (TableOptions.turn_seconds).");
 ABSL_FLAG(int32_t, enqueue_batch, 256,
           "Matchmaking: most new tickets stored in one transaction (Enqueue's group commit).");
+ABSL_FLAG(int32_t, away_grace_seconds, 0,
+          "Matchmaking: away grace of the tables it creates (TableOptions.away_grace_seconds, "
+          "0..3600); 0: the table service's default.");
 ABSL_DECLARE_FLAG(std::string, jwt_hs256_secret);
 ABSL_DECLARE_FLAG(std::string, database);
 
@@ -103,6 +106,7 @@ int main(int argc, char** argv) {
                  .provisional_extra = absl::GetFlag(FLAGS_window_provisional_extra)},
       .host_max_age = host_max_age};
   settings.table_options.set_turn_seconds(absl::GetFlag(FLAGS_turn_seconds));
+  settings.table_options.set_away_grace_seconds(absl::GetFlag(FLAGS_away_grace_seconds));
   matchmaking::TicketWatchers watchers(
       &store, absl::Milliseconds(absl::GetFlag(FLAGS_watch_poll_ms)), absl::Hours(1));
   common::WorkerPool workers(pool.size());

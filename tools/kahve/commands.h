@@ -26,6 +26,10 @@ int LoadCommand(const std::vector<std::string>& args);
 // kahve load tables [--target H:P] [--tables T] [--seconds S] [--concurrency C] ...: bot clients
 // play on a kahve-table; prints moves per second and latencies beside a health check's.
 int LoadTablesCommand();
+// kahve load matchmaking [--target H:P] [--seconds S] [--concurrency C]: virtual players queue
+// for 2-player Liar's dice on a kahve-matchmaking until matched; prints tickets matched per
+// second, enqueue-to-assignment latency and assignment checks beside a health check's.
+int LoadMatchmakingCommand();
 #endif
 
 }  // namespace kahve::tools

@@ -1,6 +1,7 @@
 // kahve load rating: drives RecordMatch over gRPC against a running kahve-rating, then runs a
 // comparable plain insert transaction straight against the same PostgreSQL, and prints both rates
-// and their ratio as one JSON object. (`kahve load tables` lives in load_tables.cc.)
+// and their ratio as one JSON object. (`kahve load tables` lives in load_tables.cc, `kahve load
+// matchmaking` in load_matchmaking.cc.)
 
 #include <algorithm>
 #include <atomic>
@@ -258,9 +259,11 @@ int HistoryLoad(int workers, absl::Duration length, int matches) {
 
 int LoadCommand(const std::vector<std::string>& args) {
   if (args.size() == 1 && args[0] == "tables") return LoadTablesCommand();
+  if (args.size() == 1 && args[0] == "matchmaking") return LoadMatchmakingCommand();
   if (args.size() != 1 || (args[0] != "rating" && args[0] != "history")) {
     std::fputs(
-        "kahve load: usage: kahve load rating|history|tables [--target H:P] [--database URL] "
+        "kahve load: usage: kahve load rating|history|tables|matchmaking [--target H:P] "
+        "[--database URL] "
         "[--seconds S] [--concurrency C]\n",
         stderr);
     return 2;

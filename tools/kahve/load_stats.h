@@ -29,14 +29,16 @@ inline double Percentile(std::vector<double>& values, double fraction) {
   return values[index];
 }
 
-// `"name": {"done": .., "failed": .., "seconds": .., "per_second": .., "p50_ms": .., "p99_ms": ..}`
+// `"name": {"done": .., "failed": .., "seconds": .., "per_second": .., "p50_ms": .., "p90_ms": ..,
+// "p99_ms": ..}`
 inline std::string Summary(const char* name, PhaseResult& result) {
   const double p50 = Percentile(result.latencies_ms, 0.50);
+  const double p90 = Percentile(result.latencies_ms, 0.90);
   const double p99 = Percentile(result.latencies_ms, 0.99);
   return absl::StrFormat(
       "\"%s\": {\"done\": %d, \"failed\": %d, \"seconds\": %.3f, \"per_second\": %.0f, "
-      "\"p50_ms\": %.2f, \"p99_ms\": %.2f}",
-      name, result.done, result.failed, result.seconds, result.rate(), p50, p99);
+      "\"p50_ms\": %.2f, \"p90_ms\": %.2f, \"p99_ms\": %.2f}",
+      name, result.done, result.failed, result.seconds, result.rate(), p50, p90, p99);
 }
 
 }  // namespace kahve::tools

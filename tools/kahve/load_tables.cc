@@ -4,12 +4,9 @@
 // one JSON object.
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <functional>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,11 +16,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
-#include "grpcpp/generic/generic_stub.h"
-#include "grpcpp/grpcpp.h"
 #include "tools/kahve/commands.h"
+#include "tools/kahve/health_load.h"
 #include "tools/kahve/load_stats.h"
 #include "tools/kahve/table_driver.h"
 
@@ -45,66 +40,8 @@ ABSL_DECLARE_FLAG(std::string, jwt_hs256_secret);
 namespace kahve::tools {
 namespace {
 
-constexpr char kHealthCheck[] = "/grpc.health.v1.Health/Check";
-constexpr int kHealthChannels = 4;  // as many connections as the table load uses
-
-struct HealthCall {
-  grpc::ClientContext context;
-  grpc::ByteBuffer request;
-  grpc::ByteBuffer response;
-  std::chrono::steady_clock::time_point began = std::chrono::steady_clock::now();
-};
-
-// grpc.health.v1.Health/Check with an empty request (the server's overall status), through the
-// generic stub: gRPC serves it itself, so it is the cost of a call that does nothing. `concurrency`
-// calls stay in flight for `length`.
-PhaseResult HealthPhase(const std::string& target, int concurrency, absl::Duration length) {
-  grpc::ChannelArguments args;
-  args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
-  std::vector<std::unique_ptr<grpc::GenericStub>> stubs;
-  for (int i = 0; i < kHealthChannels; ++i) {
-    stubs.push_back(std::make_unique<grpc::GenericStub>(
-        grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), args)));
-  }
-  absl::Mutex mu;
-  PhaseResult result;
-  int active = concurrency;
-  const auto start = std::chrono::steady_clock::now();
-  const absl::Time end = absl::Now() + length;
-  std::function<void(int)> issue = [&](int lane) {
-    auto* call = new HealthCall;
-    grpc::Slice empty("");
-    call->request = grpc::ByteBuffer(&empty, 1);
-    call->context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
-    stubs[lane % kHealthChannels]->UnaryCall(
-        &call->context, kHealthCheck, grpc::StubOptions(), &call->request, &call->response,
-        [&, call, lane](grpc::Status status) {
-          const double ms = std::chrono::duration<double, std::milli>(
-                                std::chrono::steady_clock::now() - call->began)
-                                .count();
-          delete call;
-          bool again = false;
-          {
-            absl::MutexLock lock(&mu);
-            if (status.ok()) {
-              ++result.done;
-              result.latencies_ms.push_back(ms);
-            } else {
-              ++result.failed;
-            }
-            again = absl::Now() < end;
-            if (!again) --active;
-          }
-          if (again) issue(lane);
-        });
-  };
-  for (int lane = 0; lane < concurrency; ++lane) issue(lane);
-  absl::MutexLock lock(&mu);
-  mu.Await(absl::Condition(
-      +[](int* left) { return *left == 0; }, &active));
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return result;
-}
+// As many connections as the table load uses.
+constexpr int kHealthChannels = 4;
 
 // The process's resident memory in KiB (VmRSS of /proc/PID/status), or -1.
 int64_t RssKib(int pid) {
@@ -177,7 +114,8 @@ int LoadTablesCommand() {
     parts.push_back(DriverSummary(report));
     if (settings.games_per_table > 0 && (!report.complete || report.abandoned > 0)) status = 1;
     if (settings.games_per_table == 0) {
-      PhaseResult health = HealthPhase(settings.target, settings.concurrency, settings.length);
+      PhaseResult health =
+          HealthCheckPhase(settings.target, settings.concurrency, settings.length, kHealthChannels);
       parts.push_back(Summary("health_check", health));
       const double ratio = health.rate() > 0 ? report.moves.rate() / health.rate() : 0;
       parts.push_back(absl::StrFormat("\"ratio\": %.3f", ratio));

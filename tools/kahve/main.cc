@@ -32,6 +32,9 @@ constexpr char kUsage[] =
     "             [--games_per_table N] [--ack_log FILE] [--idle_tables N --server_pid PID]\n"
     "      bot clients play Liar's dice on kahve-table; prints moves/s and latencies beside a\n"
     "      health check's, and the server's memory per idle table\n"
+    "  load matchmaking --target H:P [--seconds S] [--concurrency C]\n"
+    "      virtual players queue for 2-player Liar's dice until matched; prints tickets/s,\n"
+    "      enqueue-to-assignment latency and assignment checks beside a health check's\n"
 #endif
     ;
 
