@@ -214,6 +214,9 @@ void TicketWatchers::Loop() {
     }
     absl::MutexLock lock(&mu_);
     for (Stream* stream : streams_) {
+      // A stream opened after the read above is not in it (not NOT_FOUND): its opening poked the
+      // loop, so the next round reads its ticket.
+      if (!std::binary_search(ticket_ids.begin(), ticket_ids.end(), stream->ticket_id)) continue;
       const auto found = by_id.find(stream->ticket_id);
       if (found == by_id.end()) {
         stream->End(grpc::Status(grpc::StatusCode::NOT_FOUND,
