@@ -11,21 +11,33 @@
 #include "services/common/logging.h"
 
 namespace kahve::matchmaking {
+namespace {
+
+// Queue size and expected wait change with every pass; a waiting client needs them now and then,
+// not a write per pass (with thousands waiting, those writes were most of the service's work).
+constexpr absl::Duration kQueuedRefresh = absl::Seconds(2);
+
+}  // namespace
 
 class TicketWatchers::Stream : public grpc::ServerWriteReactor<v1::TicketUpdate> {
  public:
   Stream(TicketWatchers* owner, std::string ticket_id, std::string player)
       : owner_(owner), ticket_id(std::move(ticket_id)), player(std::move(player)) {}
 
-  // Writes the update unless it repeats the last one; an update offered while a write is in
-  // flight replaces any other still waiting (only the newest state matters).
-  void Offer(const v1::TicketUpdate& update) {
+  // Writes the update unless it repeats the last one, or only refreshes the queue figures of a
+  // QUEUED written less than kQueuedRefresh ago; an update offered while a write is in flight
+  // replaces any other still waiting (only the newest state matters).
+  void Offer(const v1::TicketUpdate& update, absl::Time now) {
     bool write_now = false;
     {
       absl::MutexLock lock(&mu_);
+      if (done_) return;
+      const bool queued = update.state() == v1::TicketUpdate::QUEUED;
+      if (queued && last_queued_ + kQueuedRefresh > now) return;
       const std::string bytes = update.SerializeAsString();
-      if (done_ || bytes == last_offered_) return;
+      if (bytes == last_offered_) return;
       last_offered_ = bytes;
+      if (queued) last_queued_ = now;
       if (writing_) {
         pending_ = update;
       } else {
@@ -98,6 +110,7 @@ class TicketWatchers::Stream : public grpc::ServerWriteReactor<v1::TicketUpdate>
   bool done_ ABSL_GUARDED_BY(mu_) = false;
   bool writing_ ABSL_GUARDED_BY(mu_) = false;
   std::string last_offered_ ABSL_GUARDED_BY(mu_);
+  absl::Time last_queued_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
   // Written only while no write is in flight; gRPC reads it during the write.
   v1::TicketUpdate current_;
   std::optional<v1::TicketUpdate> pending_ ABSL_GUARDED_BY(mu_);
@@ -149,7 +162,7 @@ grpc::ServerWriteReactor<v1::TicketUpdate>* TicketWatchers::Open(const std::stri
     return stream;
   }
   streams_.insert(stream);
-  poked_ = true;
+  fresh_.insert(stream);
   return stream;
 }
 
@@ -179,6 +192,7 @@ int TicketWatchers::streams() {
 void TicketWatchers::Remove(Stream* stream) {
   absl::MutexLock lock(&mu_);
   streams_.erase(stream);
+  fresh_.erase(stream);
 }
 
 void TicketWatchers::Loop() {
@@ -186,11 +200,18 @@ void TicketWatchers::Loop() {
     std::vector<std::string> ticket_ids;
     {
       absl::MutexLock lock(&mu_);
-      auto wake = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return poked_ || stopping_; };
-      mu_.AwaitWithTimeout(absl::Condition(&wake), poll_);
+      auto wake = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+        return poked_ || !fresh_.empty() || stopping_;
+      };
+      const bool woken = mu_.AwaitWithTimeout(absl::Condition(&wake), poll_);
       if (stopping_) return;
+      // New streams alone need only their own tickets read: with thousands of clients watching
+      // and more arriving every millisecond, reading everyone's on each arrival was the loop's
+      // whole cost. A pass's poke or the poll reads them all.
+      const bool all = !woken || poked_;
+      for (Stream* stream : all ? streams_ : fresh_) ticket_ids.push_back(stream->ticket_id);
       poked_ = false;
-      for (Stream* stream : streams_) ticket_ids.push_back(stream->ticket_id);
+      fresh_.clear();
     }
     if (ticket_ids.empty()) continue;
     std::sort(ticket_ids.begin(), ticket_ids.end());
@@ -212,6 +233,7 @@ void TicketWatchers::Loop() {
       queue_info[ticket.queue_key] = {sizes.ok() ? sizes->waiting + sizes->placing : 0,
                                       expected.ok() ? *expected : 0};
     }
+    const absl::Time now = absl::Now();
     absl::MutexLock lock(&mu_);
     for (Stream* stream : streams_) {
       // A stream opened after the read above is not in it (not NOT_FOUND): its opening poked the
@@ -231,9 +253,10 @@ void TicketWatchers::Loop() {
         continue;
       }
       const auto info = queue_info.find(ticket.queue_key);
-      stream->Offer(UpdateFor(ticket, stream->player,
-                              info == queue_info.end() ? 0 : info->second.first,
-                              info == queue_info.end() ? 0 : info->second.second));
+      stream->Offer(
+          UpdateFor(ticket, stream->player, info == queue_info.end() ? 0 : info->second.first,
+                    info == queue_info.end() ? 0 : info->second.second),
+          now);
     }
   }
 }

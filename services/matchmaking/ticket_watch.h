@@ -50,6 +50,8 @@ class TicketWatchers {
   const absl::Duration recent_;
   absl::Mutex mu_;
   std::set<Stream*> streams_ ABSL_GUARDED_BY(mu_);
+  // Streams opened since the last read: they await their first update.
+  std::set<Stream*> fresh_ ABSL_GUARDED_BY(mu_);
   bool poked_ ABSL_GUARDED_BY(mu_) = false;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   std::thread thread_;
