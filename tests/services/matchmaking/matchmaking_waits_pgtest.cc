@@ -3,6 +3,7 @@
 // finds a ticket cancelled since it read the queue leaves that ticket's match out, and only it.
 
 #include <set>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
@@ -93,6 +94,27 @@ TEST_F(MatchmakingWaitsTest, AWaitingTicketExpiresAndItsPlayerMayQueueAgain) {
   std::string again;
   EXPECT_TRUE(Enqueue("ana", LiarsDice(4), &again).ok());
   EXPECT_NE(again, ticket);
+}
+
+TEST_F(MatchmakingWaitsTest, QueueFiguresAreRefreshedAtMostEveryTwoSeconds) {
+  StartMatchmaker(Settings());
+  std::string ana, bora, cem;
+  ASSERT_TRUE(Enqueue("ana", LiarsDice(4), &ana).ok());
+  // While ana watches for 1.5 s the queue grows (passes run every 50 ms) ...
+  std::thread joiners([&] {
+    absl::SleepFor(absl::Milliseconds(300));
+    EXPECT_TRUE(Enqueue("bora", LiarsDice(4), &bora).ok());
+    EXPECT_TRUE(Enqueue("cem", LiarsDice(4), &cem).ok());
+  });
+  const Watched first = WatchUntil("ana", ana, v1::TicketUpdate::MATCHED, absl::Milliseconds(1500));
+  joiners.join();
+  // ... but she hears of it once only: her first state, then nothing within 2 s.
+  ASSERT_EQ(first.updates.size(), 1u);
+  EXPECT_EQ(first.updates[0].queue_size(), 1);
+  // A new watch starts with the figures as they are now.
+  const Watched again = WatchUntil("ana", ana, v1::TicketUpdate::MATCHED, absl::Milliseconds(500));
+  ASSERT_FALSE(again.updates.empty());
+  EXPECT_EQ(again.updates[0].queue_size(), 3);
 }
 
 TEST_F(MatchmakingWaitsTest, AMatchWithATicketCancelledMeanwhileIsLeftOutAlone) {
