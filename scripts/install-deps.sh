@@ -14,7 +14,13 @@ packages=(
   postgresql-15
   # tests and benchmarks (promtool, from prometheus, lints /metrics)
   libgtest-dev libgmock-dev libbenchmark-dev prometheus
+  # k8s/check.sh: YAML lint; python3 unpacks its fallback kubectl
+  yamllint python3
 )
+# k8s/check.sh runs its npm packages on Node.js. Debian's nodejs and npm only where no node and npm
+# are installed: Debian's npm conflicts with a Node.js that bundles its own.
+command -v node >/dev/null || packages+=(nodejs)
+command -v npm >/dev/null || packages+=(npm)
 
 missing=()
 for pkg in "${packages[@]}"; do

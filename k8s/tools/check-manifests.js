@@ -1,0 +1,554 @@
+#!/usr/bin/env node
+'use strict';
+// Checks rendered kahve manifests offline, for k8s/check.sh:
+//   1. every object against its schema: Kubernetes' (kubernetes-models' validate()), the
+//      Prometheus Operator's, a subset of CloudNativePG's; plus unknown or missing fields;
+//   2. against the binaries in the build folder: commands, flags, KAHVE_* variables (run through
+//      the binaries themselves), ports, probes, drain versus grace period, service targets, the
+//      table hosts' advertised endpoint;
+//   3. the wiring: Services, ServiceMonitor, autoscalers, disruption budgets, Secrets and
+//      ConfigMaps referenced, pod security settings and resources;
+//   4. the NetworkPolicies, evaluated: the conversations kahve needs are allowed, others denied.
+// Usage: check-manifests.js --tools DIR --build DIR --root REPO NAME=RENDERED.yaml...
+// Prints each failure and exits 1 when there is any.
+
+const fs = require('fs');
+const path = require('path');
+const { createRequire } = require('module');
+const { DtsSchemas } = require('./lib/dts-schema');
+const bin = require('./lib/binaries');
+const { labelsMatch, allowed } = require('./lib/netpol');
+
+const opts = { renders: [] };
+for (let i = 2; i < process.argv.length; i++) {
+  const a = process.argv[i];
+  if (a === '--tools' || a === '--build' || a === '--root') opts[a.slice(2)] = process.argv[++i];
+  else if (a.includes('=')) opts.renders.push(a.split(/=(.*)/s).slice(0, 2));
+  else throw new Error(`unexpected argument ${a}`);
+}
+for (const k of ['tools', 'build', 'root']) opts[k] = path.resolve(opts[k]);
+const req = createRequire(path.join(opts.tools, 'package.json'));
+const YAML = req('yaml');
+const nodeModules = path.join(opts.tools, 'node_modules');
+const dts = new DtsSchemas(nodeModules);
+
+let checks = 0;
+const failures = [];
+function expect(cond, where, message) {
+  checks++;
+  if (!cond) failures.push(`${where}: ${message}`);
+  return Boolean(cond);
+}
+
+// ---- What the binaries accept -------------------------------------------------------------
+
+const docs = bin.readConfigurationDoc(path.join(opts.root, 'docs/configuration.md'));
+const grpcServices = bin.readServiceNames(path.join(opts.root, 'proto/kahve/v1'));
+const binaries = {};
+for (const name of bin.kAllBinaries) {
+  const file = bin.findBinary(opts.build, name);
+  if (!file) {
+    console.error(`check-manifests: ${name} not found under ${opts.build}: build it first`);
+    process.exit(1);
+  }
+  const help = bin.helpfull(file);
+  const own = [...help.flags].filter(([, f]) => f.own).map(([n]) => n);
+  if (own.length === 0) {
+    console.error(`check-manifests: ${file} --helpfull listed no kahve flags:\n${help.output}`);
+    process.exit(1);
+  }
+  binaries[name] = { file, flags: help.flags, own: new Set(own) };
+}
+const kahveCommands = bin.kahveCommands(binaries.kahve.file);
+const shortName = (binary) => binary.replace(/^kahve-/, '');
+
+// ---- Schemas ------------------------------------------------------------------------------
+
+function schemaFor(obj) {
+  const [group, version] = obj.apiVersion.includes('/') ? obj.apiVersion.split('/') : ['', obj.apiVersion];
+  if (group === 'monitoring.coreos.com') {
+    const dir = `@kubernetes-models/prometheus-operator/${group}/${version}`;
+    return { module: dir, dts: path.join(nodeModules, dir, `${obj.kind}.d.ts`) };
+  }
+  if (group === 'postgresql.cnpg.io' && obj.kind === 'Cluster') {
+    return { module: null, dts: path.join(__dirname, 'schemas/cnpg-cluster.d.ts') };
+  }
+  const dir = group ? `${group}/${version}` : version;
+  return { module: `kubernetes-models/${dir}`, dts: path.join(nodeModules, 'kubernetes-models', dir, `${obj.kind}.d.ts`) };
+}
+
+function checkSchema(obj, where) {
+  const schema = schemaFor(obj);
+  if (!expect(fs.existsSync(schema.dts), where, `no schema known for ${obj.apiVersion} ${obj.kind}`)) return;
+  if (schema.module) {
+    const Model = req(schema.module)[obj.kind];
+    let error = null;
+    try {
+      const copy = JSON.parse(JSON.stringify(obj));
+      // kustomize wraps long base64 values over lines; the API server's decoder skips the line
+      // breaks, the schema's "byte" format does not.
+      if (obj.kind === 'Secret') {
+        for (const k of Object.keys(copy.data || {})) copy.data[k] = copy.data[k].replace(/\s+/g, '');
+      }
+      new Model(copy).validate();
+    } catch (e) {
+      error = e.message;
+    }
+    expect(error === null, where, `schema: ${error}`);
+  }
+  for (const e of dts.check(obj, schema.dts, `I${obj.kind}`)) expect(false, where, `field ${e}`);
+}
+
+// ---- One rendered overlay -------------------------------------------------------------------
+
+function checkOverlay(overlay, file) {
+  const objects = YAML.parseAllDocuments(fs.readFileSync(file, 'utf8'))
+    .map((d) => {
+      if (d.errors.length) throw new Error(`${file}: ${d.errors[0].message}`);
+      return d.toJS();
+    })
+    .filter(Boolean);
+  const id = (o) => `[${overlay}] ${o.kind}/${o.metadata && o.metadata.name}`;
+  const of = (kind) => objects.filter((o) => o.kind === kind);
+  const find = (kind, name) => objects.find((o) => o.kind === kind && o.metadata.name === name);
+
+  for (const o of objects) checkSchema(o, id(o));
+
+  const namespaces = of('Namespace');
+  if (!expect(namespaces.length === 1, `[${overlay}]`, 'one Namespace object')) return;
+  const ns = namespaces[0].metadata.name;
+  const nsLabels = { 'kubernetes.io/metadata.name': ns, ...(namespaces[0].metadata.labels || {}) };
+  for (const o of objects) {
+    if (o.kind !== 'Namespace') expect(o.metadata.namespace === ns, id(o), `in namespace ${ns}`);
+  }
+
+  // Secrets: rendered ones, and those CloudNativePG writes for each Cluster (<name>-app).
+  const secretKeys = new Map();
+  for (const s of of('Secret')) {
+    const data = {};
+    for (const [k, v] of Object.entries(s.data || {})) data[k] = Buffer.from(v, 'base64').toString('utf8');
+    Object.assign(data, s.stringData || {});
+    secretKeys.set(s.metadata.name, data);
+  }
+  for (const c of of('Cluster')) {
+    const init = (c.spec.bootstrap && c.spec.bootstrap.initdb) || {};
+    const db = init.database || 'app';
+    const owner = init.owner || db;
+    const host = `${c.metadata.name}-rw.${ns}`;
+    secretKeys.set(`${c.metadata.name}-app`, {
+      username: owner, password: 'check-only', dbname: db, host, port: '5432',
+      uri: `postgresql://${owner}:check-only@${host}:5432/${db}`,
+      'jdbc-uri': `jdbc:postgresql://${host}:5432/${db}`, pgpass: `${host}:5432:${db}:${owner}:check-only`,
+    });
+  }
+
+  const workloads = objects.filter((o) => ['Deployment', 'StatefulSet', 'Job', 'DaemonSet'].includes(o.kind));
+  const pods = workloads.map((w) => ({
+    workload: w,
+    where: id(w),
+    template: w.spec.template,
+    spec: w.spec.template.spec,
+    name: w.kind === 'StatefulSet' ? `${w.metadata.name}-0` : `${w.metadata.name}-5d4c8b7f9-x2x4z`,
+    namespace: ns,
+    namespaceLabels: nsLabels,
+    labels: w.spec.template.metadata.labels || {},
+    ports: w.spec.template.spec.containers.flatMap((c) => (c.ports || []).map((p) => ({ protocol: 'TCP', ...p }))),
+  }));
+
+  // The environment a container gets, as the kubelet builds it: envFrom first, then env in
+  // order, expanding $(VAR) against what is defined so far.
+  function resolveEnv(container, pod) {
+    const vars = new Map();
+    const where = `${pod.where} container ${container.name}`;
+    const expand = (s, unresolved) => s.replace(/\$\$|\$\(([-._a-zA-Z][-._a-zA-Z0-9]*)\)/g, (m, name) => {
+      if (m === '$$') return '$';
+      if (vars.has(name)) return vars.get(name).value;
+      unresolved.push(name);
+      return m;
+    });
+    for (const ef of container.envFrom || []) {
+      const prefix = ef.prefix || '';
+      if (ef.configMapRef) {
+        const cm = find('ConfigMap', ef.configMapRef.name);
+        if (!expect(cm || ef.configMapRef.optional, where, `ConfigMap ${ef.configMapRef.name} exists`) || !cm) continue;
+        for (const [k, v] of Object.entries(cm.data || {})) vars.set(prefix + k, { value: v, source: `configmap:${cm.metadata.name}` });
+      }
+      if (ef.secretRef) {
+        const data = secretKeys.get(ef.secretRef.name);
+        if (!expect(data || ef.secretRef.optional, where, `Secret ${ef.secretRef.name} exists`) || !data) continue;
+        for (const [k, v] of Object.entries(data)) vars.set(prefix + k, { value: v, source: `secret:${ef.secretRef.name}` });
+      }
+    }
+    for (const e of container.env || []) {
+      const unresolved = [];
+      let value = null;
+      let source = 'literal';
+      const from = e.valueFrom;
+      if (!from) {
+        value = expand(e.value || '', unresolved);
+      } else if (from.fieldRef) {
+        const fieldValues = { 'metadata.name': pod.name, 'metadata.namespace': ns, 'status.podIP': '10.0.0.7' };
+        value = fieldValues[from.fieldRef.fieldPath];
+        source = `field:${from.fieldRef.fieldPath}`;
+        expect(value !== undefined, where, `${e.name}: field ${from.fieldRef.fieldPath} is one the check knows`);
+      } else if (from.secretKeyRef) {
+        const data = secretKeys.get(from.secretKeyRef.name);
+        source = `secret:${from.secretKeyRef.name}/${from.secretKeyRef.key}`;
+        if (expect(data && from.secretKeyRef.key in data, where,
+          `${e.name}: Secret ${from.secretKeyRef.name} has key ${from.secretKeyRef.key}`)) value = data[from.secretKeyRef.key];
+      } else if (from.configMapKeyRef) {
+        const cm = find('ConfigMap', from.configMapKeyRef.name);
+        source = `configmap:${from.configMapKeyRef.name}/${from.configMapKeyRef.key}`;
+        if (expect(cm && cm.data && from.configMapKeyRef.key in cm.data, where,
+          `${e.name}: ConfigMap ${from.configMapKeyRef.name} has key ${from.configMapKeyRef.key}`)) value = cm.data[from.configMapKeyRef.key];
+      } else {
+        value = '1';
+        source = 'resource';
+      }
+      expect(unresolved.length === 0, where, `${e.name}: $(${unresolved.join('), $(')}) defined before it`);
+      if (value !== null && value !== undefined) vars.set(e.name, { value, source, literal: e.value });
+    }
+    return { vars, expand: (s) => {
+      const unresolved = [];
+      const out = expand(s, unresolved);
+      expect(unresolved.length === 0, where, `$(${unresolved.join('), $(')}) in "${s}" defined`);
+      return out;
+    } };
+  }
+
+  const isKahveImage = (image) => /(^|\/)kahve(:[^/]*|@.*)?$/.test(image || '');
+  const kahve = [];  // { pod, container, binary, eff(flag), grpcPort, metricsPort, vars }
+
+  // ---- Pods: security, resources, and for kahve's containers everything the binaries say ----
+  for (const pod of pods) {
+    const { spec, where } = pod;
+    const psc = spec.securityContext || {};
+    expect(psc.runAsNonRoot === true, where, 'pod securityContext.runAsNonRoot: true');
+    expect(spec.enableServiceLinks === false, where,
+      'enableServiceLinks: false (service link variables KAHVE_*_PORT would be read as flags)');
+    expect(spec.automountServiceAccountToken === false, where, 'automountServiceAccountToken: false');
+    for (const c of [...(spec.initContainers || []), ...spec.containers]) {
+      const cw = `${where} container ${c.name}`;
+      const sc = c.securityContext || {};
+      const seccomp = (sc.seccompProfile || psc.seccompProfile || {}).type;
+      expect(seccomp === 'RuntimeDefault', cw, 'seccompProfile RuntimeDefault');
+      expect(sc.allowPrivilegeEscalation === false, cw, 'allowPrivilegeEscalation: false');
+      expect(sc.readOnlyRootFilesystem === true, cw, 'readOnlyRootFilesystem: true');
+      expect(sc.privileged !== true, cw, 'not privileged');
+      expect(((sc.capabilities || {}).drop || []).includes('ALL'), cw, 'capabilities.drop [ALL]');
+      expect(((sc.capabilities || {}).add || []).length === 0, cw, 'no capabilities added');
+      for (const kind of ['requests', 'limits']) {
+        for (const r of ['cpu', 'memory']) {
+          expect(((c.resources || {})[kind] || {})[r] !== undefined, cw, `resources.${kind}.${r}`);
+        }
+      }
+      if (!isKahveImage(c.image)) continue;
+
+      // kahve's image: the user the Dockerfile creates, one of its binaries, its flags.
+      expect((sc.runAsUser || psc.runAsUser) === 10001, cw, 'runs as uid 10001, the image\'s user');
+      const command = c.command || [];
+      const binary = path.basename(command[0] || '');
+      if (!expect(command.length === 1 && command[0] === `/usr/local/bin/${binary}` && binaries[binary], cw,
+        `command is one of /usr/local/bin/{${bin.kAllBinaries.join(',')}} (got ${JSON.stringify(command)})`)) continue;
+      const info = binaries[binary];
+      const { vars, expand } = resolveEnv(c, pod);
+      const args = (c.args || []).map(expand);
+      const argFlags = new Map();
+      args.forEach((a, i) => {
+        const m = a.match(/^--?([A-Za-z0-9_]+)(?:=(.*))?$/s);
+        if (!m) {
+          expect(binary === 'kahve' && i === 0 && kahveCommands.has(a), cw,
+            `argument "${a}" is a flag or (kahve) its subcommand (${[...kahveCommands].join(', ')})`);
+          return;
+        }
+        let name = m[1];
+        let value = m[2];
+        if (value === undefined && !info.own.has(name) && name.startsWith('no') && info.own.has(name.slice(2))) {
+          name = name.slice(2);
+          value = 'false';
+        }
+        if (expect(info.own.has(name), cw, `--${name} is a flag of ${binary} (--helpfull)`)) {
+          expect(value !== undefined || info.flags.get(name).defaultValue.match(/^(true|false)$/), cw,
+            `--${name} has a value (=...)`);
+          argFlags.set(name, value === undefined ? 'true' : value);
+        }
+      });
+      const referenced = new Set();
+      for (const s of [...(c.args || []), ...(c.env || []).map((e) => e.value || '')]) {
+        for (const m of s.matchAll(/\$\(([^)]+)\)/g)) referenced.add(m[1]);
+      }
+      const envFlags = new Map();
+      for (const [name, v] of vars) {
+        if (name.startsWith('KAHVE_')) {
+          const flag = name.slice('KAHVE_'.length).toLowerCase();
+          if (expect(info.own.has(flag), cw, `${name}: ${binary} has no flag --${flag} (--helpfull)`)) {
+            expect(docs.env.get(name) === flag, cw, `${name} documented for --${flag} in docs/configuration.md`);
+            envFlags.set(flag, v.value);
+          }
+        } else {
+          expect(referenced.has(name), cw, `${name} is not a KAHVE_ flag variable, nor used as $(${name})`);
+        }
+      }
+      // The binary itself parses exactly this environment and these arguments.
+      const env = Object.fromEntries([...vars].map(([k, v]) => [k, String(v.value)]));
+      const run = bin.helpfull(info.file, args, env);
+      const refusal = run.output.split('\n').filter((l) => /Illegal value|ERROR|Unknown command line flag/.test(l));
+      if (expect(run.status === 1 && refusal.length === 0 && run.flags.size > 0, cw,
+        `${binary} accepts this environment and these arguments (exit ${run.status}): ${refusal.join('; ')}`)) {
+        for (const [flag, value] of [...envFlags, ...argFlags]) {
+          const f = run.flags.get(flag);
+          const took = f.current !== null ? f.current : f.defaultValue;
+          expect(took === value || (value !== '' && Number(took) === Number(value)), cw,
+            `${binary} took --${flag} from the manifest (shows ${f.current !== null ? 'currently' : 'default'} "${took}")`);
+        }
+      }
+      const eff = (flag) => {
+        if (argFlags.has(flag)) return argFlags.get(flag);
+        if (envFlags.has(flag)) return envFlags.get(flag);
+        return info.flags.get(flag).defaultValue;
+      };
+      kahve.push({ pod, container: c, binary, eff, vars, where: cw, args });
+    }
+  }
+
+  const services = of('Service');
+  const podsOf = (selector) => pods.filter((p) => selector && Object.keys(selector).length
+    && labelsMatch({ matchLabels: selector }, p.labels));
+  const containerPort = (pod, target) => pod.ports.find((p) => (typeof target === 'string' ? p.name === target : p.containerPort === target));
+
+  // ---- kahve's services: ports, probes, drain, targets ----
+  const serviceContainers = kahve.filter((x) => bin.kServiceBinaries.includes(x.binary));
+  for (const k of serviceContainers) {
+    // -1 takes the service's default, as docs/configuration.md lists them.
+    const portOf = (flag) => {
+      const v = Number(k.eff(flag));
+      return v < 0 ? docs.defaults[shortName(k.binary)][flag] : v;
+    };
+    k.grpcPort = portOf('port');
+    k.metricsPort = portOf('metrics_port');
+  }
+  for (const k of serviceContainers) {
+    const { container: c, where, eff, binary, pod } = k;
+    expect(k.grpcPort > 0 && k.metricsPort > 0, where, 'fixed gRPC and metrics ports (not 0: any free port)');
+    expect(['0.0.0.0', '::', '[::]'].includes(eff('host')), where,
+      `--host ${eff('host')} listens on every interface, so probes and Services reach it`);
+    const ports = (c.ports || []).map((p) => `${p.name}=${p.containerPort}`).sort().join(',');
+    expect(ports === `grpc=${k.grpcPort},metrics=${k.metricsPort}`.split(',').sort().join(','), where,
+      `container ports are grpc=${k.grpcPort}, metrics=${k.metricsPort} as the binary listens (got ${ports})`);
+    for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+      const p = c[probe];
+      if (!p && probe === 'startupProbe') continue;
+      if (!expect(p && p.grpc, where, `${probe} is a native gRPC probe`)) continue;
+      expect(p.grpc.port === k.grpcPort, where, `${probe} probes the gRPC port ${k.grpcPort} (got ${p.grpc.port})`);
+      expect(!p.grpc.service || p.grpc.service === grpcServices[binary], where,
+        `${probe} asks grpc.health.v1 about "" or ${grpcServices[binary]} (got ${p.grpc.service})`);
+    }
+    const drain = Number(eff('drain_seconds'));
+    const deadline = Number(eff('shutdown_deadline_seconds'));
+    const grace = pod.spec.terminationGracePeriodSeconds === undefined ? 30 : pod.spec.terminationGracePeriodSeconds;
+    expect(grace > drain + deadline, where,
+      `terminationGracePeriodSeconds ${grace} > drain ${drain} s + shutdown deadline ${deadline} s`);
+    const live = c.livenessProbe || {};
+    const tolerated = (live.periodSeconds || 10) * (live.failureThreshold || 3);
+    expect(tolerated > drain + deadline, where,
+      `liveness tolerates ${tolerated} s of NOT_SERVING, more than a drain (${drain + deadline} s)`);
+
+    // host:port flags naming another kahve service go through a Service to its gRPC port.
+    for (const flag of binaries[binary].own) {
+      const m = flag.match(/^(\w+)_target$/);
+      if (!m) continue;
+      const value = eff(flag);
+      const [host, port] = value.split(/:(?=\d+$)/);
+      const svc = services.find((s) => s.metadata.name === host.split('.')[0]);
+      if (!expect(svc, where, `--${flag}=${value} names a Service of this overlay`)) continue;
+      const sp = (svc.spec.ports || []).find((p) => p.port === Number(port));
+      if (!expect(sp, where, `Service ${host} has port ${port}`)) continue;
+      const backends = kahve.filter((x) => podsOf(svc.spec.selector).includes(x.pod));
+      expect(backends.length > 0 && backends.every((x) => x.binary === `kahve-${m[1]}`), where,
+        `--${flag}: Service ${host} selects kahve-${m[1]} pods`);
+      for (const b of backends) {
+        const cp = containerPort(b.pod, sp.targetPort === undefined ? sp.port : sp.targetPort);
+        expect(cp && cp.containerPort === b.grpcPort, where,
+          `--${flag}: Service ${host}:${port} reaches ${b.binary}'s gRPC port`);
+      }
+    }
+  }
+
+  // The table hosts: a stable id and an advertised name that reaches this very pod.
+  for (const k of kahve.filter((x) => x.binary === 'kahve-table')) {
+    const { where, pod, vars, eff } = k;
+    expect(pod.workload.kind === 'StatefulSet', where, 'table hosts run in a StatefulSet (stable identities)');
+    const hostId = vars.get('KAHVE_HOST_ID');
+    expect(hostId && hostId.source === 'field:metadata.name', where, 'KAHVE_HOST_ID is the pod name (downward API)');
+    const advertise = eff('advertise');
+    const m = advertise.match(/^([^.:]+)\.([^.:]+)\.([^.:]+)\.svc(?:\.[a-z.]+)?:(\d+)$/);
+    if (expect(m, where, `--advertise "${advertise}" is <pod>.<service>.<namespace>.svc:<port>`)) {
+      expect(m[1] === pod.name && m[1] === eff('host_id'), where, 'the advertised name starts with this pod\'s name, its host id');
+      expect(m[3] === ns, where, 'the advertised name is in this namespace');
+      expect(Number(m[4]) === k.grpcPort, where, `the advertised port is the gRPC port ${k.grpcPort}`);
+      const svc = services.find((s) => s.metadata.name === m[2]);
+      expect(m[2] === pod.workload.spec.serviceName, where, 'the advertised name is under the StatefulSet\'s serviceName');
+      if (expect(svc, where, `Service ${m[2]} exists`)) {
+        expect(svc.spec.clusterIP === 'None', where, `Service ${m[2]} is headless (a DNS name per pod)`);
+        expect(podsOf(svc.spec.selector).includes(pod), where, `Service ${m[2]} selects the table pods`);
+      }
+    }
+  }
+
+  // Every service binary runs exactly once; the migration Job exists; all share one database and key.
+  for (const b of bin.kServiceBinaries) {
+    expect(kahve.filter((k) => k.binary === b).length === 1, `[${overlay}]`, `one workload runs ${b}`);
+  }
+  const migrations = kahve.filter((k) => k.binary === 'kahve' && k.args[0] === 'migrate');
+  expect(migrations.length === 1 && migrations[0].pod.workload.kind === 'Job', `[${overlay}]`, 'a Job runs `kahve migrate`');
+  const sourceOf = (k, v) => (k.vars.get(v) || {}).source;
+  const dbSources = new Set(kahve.map((k) => sourceOf(k, 'KAHVE_DATABASE')));
+  expect(dbSources.size === 1 && !dbSources.has(undefined), `[${overlay}]`,
+    `services and migration read KAHVE_DATABASE from one place (${[...dbSources].join(', ')})`);
+  const keySources = new Set(kahve.filter((k) => k.binary !== 'kahve').map((k) => sourceOf(k, 'KAHVE_JWT_HS256_SECRET')));
+  expect(keySources.size === 1 && !keySources.has(undefined), `[${overlay}]`,
+    'the services share one KAHVE_JWT_HS256_SECRET (they verify each other\'s tokens)');
+
+  // ---- Services, ServiceMonitors, autoscalers, disruption budgets ----
+  for (const s of services) {
+    const selected = podsOf(s.spec.selector);
+    if (!expect(selected.length > 0, id(s), 'selects at least one pod')) continue;
+    for (const p of s.spec.ports) {
+      for (const pod of selected) {
+        const target = p.targetPort === undefined ? p.port : p.targetPort;
+        expect(containerPort(pod, target), id(s), `port ${p.name}: target ${target} is a port of ${pod.where}`);
+      }
+    }
+  }
+  const scraped = new Set();
+  for (const sm of of('ServiceMonitor')) {
+    const matched = services.filter((s) => labelsMatch(sm.spec.selector, s.metadata.labels || {}));
+    expect(matched.length > 0, id(sm), 'selects at least one Service');
+    for (const ep of sm.spec.endpoints) {
+      for (const s of matched) {
+        const sp = s.spec.ports.find((p) => p.name === ep.port);
+        if (!expect(sp, id(sm), `Service ${s.metadata.name} has a port named ${ep.port}`)) continue;
+        for (const k of kahve.filter((x) => podsOf(s.spec.selector).includes(x.pod))) {
+          const cp = containerPort(k.pod, sp.targetPort === undefined ? sp.port : sp.targetPort);
+          if (expect(cp && cp.containerPort === k.metricsPort, id(sm),
+            `${s.metadata.name}:${ep.port} reaches ${k.binary}'s metrics port ${k.metricsPort}`)) scraped.add(k);
+        }
+      }
+    }
+  }
+  for (const k of kahve.filter((x) => bin.kServiceBinaries.includes(x.binary))) {
+    expect(scraped.has(k), k.where, 'a ServiceMonitor scrapes its metrics port');
+  }
+  for (const h of of('HorizontalPodAutoscaler')) {
+    const t = h.spec.scaleTargetRef;
+    const target = find(t.kind, t.name);
+    if (!expect(target, id(h), `target ${t.kind}/${t.name} exists`)) continue;
+    expect(target.spec.replicas === undefined, id(h), `${t.kind}/${t.name} leaves replicas to the autoscaler`);
+    expect(target.spec.template.spec.containers.every((c) => c.resources && c.resources.requests && c.resources.requests.cpu),
+      id(h), 'the target\'s containers request CPU (utilization is relative to it)');
+  }
+  for (const p of of('PodDisruptionBudget')) {
+    const covered = workloads.filter((w) => w.kind !== 'Job' && labelsMatch(p.spec.selector, w.spec.template.metadata.labels || {}));
+    expect(covered.length === 1, id(p), 'selects the pods of exactly one workload');
+  }
+  for (const w of workloads.filter((x) => x.kind !== 'Job')) {
+    expect(labelsMatch(w.spec.selector, w.spec.template.metadata.labels || {}), id(w), 'selector matches its pod template');
+  }
+
+  // ---- NetworkPolicies ----
+  const policies = of('NetworkPolicy');
+  const dbPods = pods.filter((p) => p.labels['app.kubernetes.io/component'] === 'database');
+  for (const c of of('Cluster')) {
+    dbPods.push({
+      where: id(c), namespace: ns, namespaceLabels: nsLabels,
+      labels: { ...((c.spec.inheritedMetadata || {}).labels || {}), 'cnpg.io/cluster': c.metadata.name, 'cnpg.io/podRole': 'instance' },
+      ports: [{ name: 'postgresql', containerPort: 5432, protocol: 'TCP' }, { name: 'status', containerPort: 8000, protocol: 'TCP' },
+        { name: 'metrics', containerPort: 9187, protocol: 'TCP' }],
+      cnpg: true,
+    });
+  }
+  const allPods = [...pods.filter((p) => !dbPods.includes(p)), ...dbPods];
+  expect(dbPods.length > 0, `[${overlay}]`, 'a database (pods labelled app.kubernetes.io/component: database)');
+  expect(policies.some((p) => Object.keys(p.spec.podSelector || {}).length === 0 && ['Ingress', 'Egress'].every((t) => (p.spec.policyTypes || []).includes(t))
+    && !p.spec.ingress && !p.spec.egress), `[${overlay}]`, 'a default-deny NetworkPolicy (all pods, ingress and egress)');
+  for (const p of policies) {
+    const selected = allPods.filter((pod) => labelsMatch(p.spec.podSelector, pod.labels));
+    expect(selected.length > 0, id(p), 'selects at least one pod');
+    const listening = (podsList, port) => podsList.length === 0 || podsList.some((pod) => pod.ports.some((cp) => cp.containerPort === port));
+    for (const rule of p.spec.ingress || []) {
+      for (const port of (rule.ports || []).filter((x) => typeof x.port === 'number')) {
+        expect(listening(selected, port.port), id(p), `ingress port ${port.port} is one its pods listen on`);
+      }
+    }
+    for (const rule of p.spec.egress || []) {
+      const peers = (rule.to || []).filter((peer) => peer.podSelector && !peer.namespaceSelector);
+      if (peers.length === 0) continue;
+      const targets = allPods.filter((pod) => peers.some((peer) => labelsMatch(peer.podSelector, pod.labels)));
+      expect(targets.length > 0, id(p), 'egress peers select pods of this overlay');
+      for (const port of (rule.ports || []).filter((x) => typeof x.port === 'number')) {
+        expect(listening(targets, port.port), id(p), `egress port ${port.port} is one its peers listen on`);
+      }
+    }
+  }
+  const byBinary = (b) => kahve.filter((k) => k.binary === b).map((k) => ({ ...k.pod, grpc: k.grpcPort, metrics: k.metricsPort }));
+  const [mm] = byBinary('kahve-matchmaking');
+  const [table] = byBinary('kahve-table');
+  const [rating] = byBinary('kahve-rating');
+  const migrate = migrations.length ? migrations[0].pod : null;
+  if (mm && table && rating && migrate) {
+    const peer = (namespace, labels) => ({ namespace, namespaceLabels: { 'kubernetes.io/metadata.name': namespace }, labels, ports: [] });
+    const client = { external: true, where: 'a client outside the cluster' };
+    const prometheus = { ...peer('monitoring', { 'app.kubernetes.io/name': 'prometheus' }), where: 'Prometheus' };
+    const stranger = { ...peer(ns, { app: 'stranger' }), namespaceLabels: nsLabels, where: 'another pod of the namespace' };
+    const outsider = { ...peer('other', { app: 'other' }), where: 'a pod of another namespace' };
+    const dns = { ...peer('kube-system', { 'k8s-app': 'kube-dns' }), ports: [{ containerPort: 53 }], where: 'cluster DNS' };
+    const operator = { ...peer('cnpg-system', { 'app.kubernetes.io/name': 'cloudnative-pg' }), where: 'the CloudNativePG operator' };
+    const name = (x) => x.where || x.name;
+    const may = (from, to, port, proto = 'TCP') => expect(allowed(policies, from, to, port, proto), `[${overlay}] NetworkPolicy`,
+      `${name(from)} may reach ${name(to)} port ${port}/${proto}`);
+    const mayNot = (from, to, port, proto = 'TCP') => expect(!allowed(policies, from, to, port, proto), `[${overlay}] NetworkPolicy`,
+      `${name(from)} may NOT reach ${name(to)} port ${port}/${proto}`);
+    may(client, mm, mm.grpc);
+    may(client, table, table.grpc);
+    may(mm, table, table.grpc);
+    may(mm, rating, rating.grpc);
+    may(table, rating, rating.grpc);
+    for (const svc of [mm, table, rating]) {
+      may(prometheus, svc, svc.metrics);
+      mayNot(client, svc, svc.metrics);
+      mayNot(stranger, svc, svc.metrics);
+      mayNot(outsider, svc, svc.metrics);
+      mayNot(migrate, svc, svc.grpc);
+    }
+    for (const src of [mm, table, rating, migrate]) {
+      for (const db of dbPods) may(src, db, 5432);
+      may(src, dns, 53, 'UDP');
+      may(src, dns, 53, 'TCP');
+      mayNot(src, client, 443);
+    }
+    mayNot(table, mm, mm.grpc);
+    mayNot(rating, mm, mm.grpc);
+    mayNot(rating, table, table.grpc);
+    for (const db of dbPods) {
+      mayNot(client, db, 5432);
+      mayNot(stranger, db, 5432);
+      mayNot(outsider, db, 5432);
+      mayNot(db, mm, mm.grpc);
+      if (db.cnpg) {
+        may(operator, db, 8000);
+        may(operator, db, 5432);
+        may(db, db, 5432);
+        may(prometheus, db, 9187);
+      }
+    }
+  }
+  return objects.length;
+}
+
+for (const [overlay, file] of opts.renders) {
+  const count = checkOverlay(overlay, file);
+  console.log(`check-manifests: ${overlay}: ${count} objects`);
+}
+for (const f of failures) console.log(`FAIL ${f}`);
+console.log(`check-manifests: ${checks - failures.length} passed, ${failures.length} failed`);
+process.exit(failures.length ? 1 : 0);
