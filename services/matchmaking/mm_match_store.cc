@@ -109,8 +109,7 @@ absl::StatusOr<std::vector<PendingMatch>> MatchmakingStore::RecordFormedMatches(
       waiting.insert(row[0].as<std::string>());
     }
     std::vector<std::string> match_ids, queue_keys, host_ids, requests, ticket_matches;
-    std::vector<std::string> spreads, created, seat_tickets, seat_players;
-    std::vector<int64_t> seats;
+    std::vector<std::string> spreads, created;
     ticket_ids.clear();
     for (PendingMatch& match : matches) {
       const bool all_waiting =
@@ -126,11 +125,6 @@ absl::StatusOr<std::vector<PendingMatch>> MatchmakingStore::RecordFormedMatches(
       for (const std::string& ticket : match.ticket_ids) {
         ticket_ids.push_back(ticket);
         ticket_matches.push_back(match.match_id);
-      }
-      for (const PendingMatch::Seat& seat : match.seats) {
-        seat_tickets.push_back(seat.ticket_id);
-        seat_players.push_back(seat.player_id);
-        seats.push_back(seat.seat);
       }
       recorded.push_back(std::move(match));
     }
@@ -149,11 +143,6 @@ absl::StatusOr<std::vector<PendingMatch>> MatchmakingStore::RecordFormedMatches(
         "UPDATE mm_tickets t SET state = 'placing', match_id = v.m"
         "  FROM unnest($1::text[], $2::text[]) AS v(t, m) WHERE t.ticket_id = v.t",
         TextArrayLiteral(ticket_ids), TextArrayLiteral(ticket_matches));
-    tx.exec_params0(
-        "UPDATE mm_ticket_players p SET seat = v.s"
-        "  FROM unnest($1::text[], $2::text[], $3::int[]) AS v(t, p, s)"
-        "  WHERE p.ticket_id = v.t AND p.player_id = v.p",
-        TextArrayLiteral(seat_tickets), TextArrayLiteral(seat_players), Int64ArrayLiteral(seats));
     tx.commit();
     return absl::OkStatus();
   });
@@ -168,11 +157,11 @@ absl::StatusOr<std::vector<PendingMatch>> MatchmakingStore::PlacingMatches(
     pqxx::read_transaction tx(connection);
     const pqxx::result rows = tx.exec_params(
         "SELECT m.match_id, m.host_id, encode(m.request, 'hex'), m.rating_spread, m.created_us,"
-        "       p.ticket_id, p.player_id, p.seat"
+        "       p.ticket_id, p.player_id"
         "  FROM mm_matches m JOIN mm_tickets t ON t.match_id = m.match_id"
         "  JOIN mm_ticket_players p ON p.ticket_id = t.ticket_id"
         "  WHERE m.queue_key = $1 AND m.state = 'placing'"
-        "  ORDER BY m.created_us, m.match_id, p.seat",
+        "  ORDER BY m.created_us, m.match_id, p.ticket_id, p.position",
         queue_key);
     for (const pqxx::row& row : rows) {
       const std::string match_id = row[0].as<std::string>();
@@ -193,8 +182,19 @@ absl::StatusOr<std::vector<PendingMatch>> MatchmakingStore::PlacingMatches(
           match.ticket_ids.end()) {
         match.ticket_ids.push_back(ticket_id);
       }
-      match.seats.push_back(PendingMatch::Seat{
-          .ticket_id = ticket_id, .player_id = row[6].as<std::string>(), .seat = row[7].as<int>()});
+      // A player's seat is where the stored request seats them.
+      const std::string player = row[6].as<std::string>();
+      const auto& seats = match.request.seats();
+      const auto seat = std::find_if(seats.begin(), seats.end(), [&](const v1::SeatSpec& spec) {
+        return spec.has_player_id() && spec.player_id() == player;
+      });
+      if (seat == seats.end()) {
+        return absl::DataLossError(
+            absl::StrCat("match ", match_id, ": player ", player, " has no seat in its request"));
+      }
+      match.seats.push_back(PendingMatch::Seat{.ticket_id = ticket_id,
+                                               .player_id = player,
+                                               .seat = static_cast<int>(seat - seats.begin())});
     }
     return absl::OkStatus();
   });
@@ -245,28 +245,28 @@ absl::StatusOr<std::vector<absl::Duration>> MatchmakingStore::CompletePlacements
       if (!placed.contains(match.match_id)) continue;
       ticket_ids.insert(ticket_ids.end(), match.ticket_ids.begin(), match.ticket_ids.end());
       for (const PendingMatch::Seat& seat : match.seats) {
-        for (const auto& grant : placement.table.seats()) {
-          if (grant.seat() != seat.seat || grant.player_id() != seat.player_id) continue;
-          token_tickets.push_back(seat.ticket_id);
-          token_players.push_back(seat.player_id);
-          token_seats.push_back(seat.seat);
-          tokens.push_back(grant.seat_token());
-        }
+        const auto& grants = placement.table.seats();
+        const auto grant = std::find_if(grants.begin(), grants.end(), [&](const auto& g) {
+          return g.seat() == seat.seat && g.player_id() == seat.player_id;
+        });
+        token_tickets.push_back(seat.ticket_id);
+        token_players.push_back(seat.player_id);
+        token_seats.push_back(seat.seat);
+        tokens.push_back(grant == grants.end() ? "" : grant->seat_token());
       }
     }
     if (ticket_ids.empty()) return absl::OkStatus();
+    // Each player's row is written once: seat, token, and no longer active.
     tx.exec_params0(
-        "UPDATE mm_ticket_players p SET seat_token = v.k"
+        "UPDATE mm_ticket_players p SET seat = v.s, seat_token = NULLIF(v.k, ''), active = false"
         "  FROM unnest($1::text[], $2::text[], $3::int[], $4::text[]) AS v(t, p, s, k)"
-        "  WHERE p.ticket_id = v.t AND p.player_id = v.p AND p.seat = v.s",
+        "  WHERE p.ticket_id = v.t AND p.player_id = v.p",
         TextArrayLiteral(token_tickets), TextArrayLiteral(token_players),
         Int64ArrayLiteral(token_seats), TextArrayLiteral(tokens));
     const pqxx::result tickets = tx.exec_params(
         "UPDATE mm_tickets SET state = 'matched', ended_us = $2"
         "  WHERE ticket_id = ANY($1::text[]) AND state = 'placing' RETURNING enqueued_us",
         TextArrayLiteral(ticket_ids), Micros(now));
-    tx.exec_params0("UPDATE mm_ticket_players SET active = false WHERE ticket_id = ANY($1::text[])",
-                    TextArrayLiteral(ticket_ids));
     for (const pqxx::row& row : tickets) {
       waits.push_back(now - absl::FromUnixMicros(row[0].as<int64_t>()));
     }

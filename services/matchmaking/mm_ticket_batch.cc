@@ -25,19 +25,24 @@ std::vector<absl::StatusOr<std::string>> MatchmakingStore::CreateTickets(
     answers.assign(tickets.size(), absl::InternalError("unanswered"));
     std::vector<std::string> owners, request_ids, players;
     for (const NewTicket& ticket : tickets) {
-      owners.push_back(ticket.owner);
-      request_ids.push_back(ticket.request_id);
+      if (!ticket.request_id.empty()) {
+        owners.push_back(ticket.owner);
+        request_ids.push_back(ticket.request_id);
+      }
       players.insert(players.end(), ticket.players.begin(), ticket.players.end());
     }
     pqxx::work tx(connection);
     // Tickets these requests made before (retries), and the players' active tickets.
     std::map<std::pair<std::string, std::string>, std::string> earlier;
-    for (const pqxx::row& row :
-         tx.exec_params("SELECT t.owner, t.request_id, t.ticket_id FROM mm_tickets t"
-                        "  JOIN unnest($1::text[], $2::text[]) AS v(o, r)"
-                        "    ON t.owner = v.o AND t.request_id = v.r WHERE v.r <> ''",
-                        TextArrayLiteral(owners), TextArrayLiteral(request_ids))) {
-      earlier[{row[0].as<std::string>(), row[1].as<std::string>()}] = row[2].as<std::string>();
+    if (!request_ids.empty()) {
+      // The request_id <> '' term lets the partial index mm_tickets_request answer.
+      for (const pqxx::row& row :
+           tx.exec_params("SELECT t.owner, t.request_id, t.ticket_id FROM mm_tickets t"
+                          "  JOIN unnest($1::text[], $2::text[]) AS v(o, r)"
+                          "    ON t.owner = v.o AND t.request_id = v.r WHERE t.request_id <> ''",
+                          TextArrayLiteral(owners), TextArrayLiteral(request_ids))) {
+        earlier[{row[0].as<std::string>(), row[1].as<std::string>()}] = row[2].as<std::string>();
+      }
     }
     std::map<std::string, std::string> active;  // player -> ticket
     for (const pqxx::row& row : tx.exec_params("SELECT player_id, ticket_id FROM mm_ticket_players"

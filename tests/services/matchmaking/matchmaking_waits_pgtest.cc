@@ -145,8 +145,8 @@ TEST_F(MatchmakingWaitsTest, AMatchWithATicketCancelledMeanwhileIsLeftOutAlone) 
   EXPECT_EQ(Count("SELECT count(*) FROM mm_matches"), 1);
   EXPECT_EQ(TicketsIn(kPlacing), 2);
   EXPECT_EQ(TicketsIn(kWaiting), 1) << "ana waits on; her match is off";
-  EXPECT_EQ(Count(absl::StrCat("SELECT count(*) FROM mm_ticket_players WHERE seat IS NOT NULL")),
-            2);
+  EXPECT_EQ(Count("SELECT count(*) FROM mm_tickets WHERE match_id = 'mt-b'"), 2);
+  EXPECT_EQ(Count("SELECT count(*) FROM mm_tickets WHERE match_id = 'mt-a'"), 0);
 }
 
 }  // namespace
