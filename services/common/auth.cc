@@ -16,10 +16,14 @@
 #include <optional>
 #include <utility>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/flags/flag.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
 #include "engine/core/status_macros.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
@@ -185,6 +189,42 @@ bool AudienceMatches(const Value* aud, const std::string& audience) {
   return false;
 }
 
+// Tokens that passed verification, so that a client's next call with the same token costs a
+// lookup instead of a signature check and two JSON parses (a client makes many calls with one
+// token: every move of a game). Only the times are checked again. Bounded: when full it starts
+// over, which costs one full verification per token in use.
+class VerifiedTokens {
+ public:
+  struct Entry {
+    Identity identity;
+    // Accepted while not_before <= now < expires (the leeway already applied).
+    absl::Time not_before = absl::InfinitePast();
+    absl::Time expires = absl::InfiniteFuture();
+  };
+
+  std::optional<Identity> Find(std::string_view token, absl::Time now) const {
+    absl::MutexLock lock(&mu_);
+    // Debian's absl::string_view is not std::string_view.
+    const auto found = entries_.find(absl::string_view(token.data(), token.size()));
+    if (found == entries_.end()) return std::nullopt;
+    const Entry& entry = found->second;
+    // Outside its window the full verification runs again and gives the precise refusal.
+    if (now < entry.not_before || now >= entry.expires) return std::nullopt;
+    return entry.identity;
+  }
+
+  void Add(std::string_view token, Entry entry) const {
+    absl::MutexLock lock(&mu_);
+    if (entries_.size() >= kMaxEntries) entries_.clear();
+    entries_.insert_or_assign(std::string(token), std::move(entry));
+  }
+
+ private:
+  static constexpr size_t kMaxEntries = 65536;
+  mutable absl::Mutex mu_;
+  mutable absl::flat_hash_map<std::string, Entry> entries_ ABSL_GUARDED_BY(mu_);
+};
+
 class JwtAuthenticator final : public Authenticator {
  public:
   JwtAuthenticator(const AuthSettings& settings, PkeyPtr rsa_key)
@@ -192,6 +232,7 @@ class JwtAuthenticator final : public Authenticator {
 
   absl::StatusOr<Identity> Verify(std::string_view authorization, absl::Time now) const override {
     KAHVE_ASSIGN_OR_RETURN(const std::string_view token, BearerToken(authorization));
+    if (std::optional<Identity> known = verified_.Find(token, now)) return *std::move(known);
     KAHVE_ASSIGN_OR_RETURN(const TokenParts parts, SplitToken(token));
     KAHVE_ASSIGN_OR_RETURN(const Struct header,
                            DecodeJsonPart(parts.header, "malformed token: header is not base64url",
@@ -202,9 +243,11 @@ class JwtAuthenticator final : public Authenticator {
         const Struct claims,
         DecodeJsonPart(parts.payload, "malformed token: payload is not base64url",
                        "malformed token: payload is not a JSON object"));
-    KAHVE_RETURN_IF_ERROR(CheckTimes(claims, now));
+    KAHVE_ASSIGN_OR_RETURN(VerifiedTokens::Entry entry, CheckTimes(claims, now));
     KAHVE_RETURN_IF_ERROR(CheckIssuerAndAudience(claims));
-    return IdentityOf(claims);
+    KAHVE_ASSIGN_OR_RETURN(entry.identity, IdentityOf(claims));
+    verified_.Add(token, entry);
+    return entry.identity;
   }
 
  private:
@@ -236,16 +279,18 @@ class JwtAuthenticator final : public Authenticator {
     return valid ? absl::OkStatus() : Unauthenticated("bad signature");
   }
 
-  absl::Status CheckTimes(const Struct& claims, absl::Time now) const {
+  // The window in which the token is valid (leeway applied); refused when `now` is outside it.
+  absl::StatusOr<VerifiedTokens::Entry> CheckTimes(const Struct& claims, absl::Time now) const {
+    VerifiedTokens::Entry window;
     KAHVE_ASSIGN_OR_RETURN(const std::optional<absl::Time> exp,
                            NumericDate(claims, "exp", "malformed exp claim"));
-    if (exp.has_value() && now >= *exp + settings_.leeway) return Unauthenticated("token expired");
+    if (exp.has_value()) window.expires = *exp + settings_.leeway;
+    if (now >= window.expires) return Unauthenticated("token expired");
     KAHVE_ASSIGN_OR_RETURN(const std::optional<absl::Time> nbf,
                            NumericDate(claims, "nbf", "malformed nbf claim"));
-    if (nbf.has_value() && now < *nbf - settings_.leeway) {
-      return Unauthenticated("token not yet valid");
-    }
-    return absl::OkStatus();
+    if (nbf.has_value()) window.not_before = *nbf - settings_.leeway;
+    if (now < window.not_before) return Unauthenticated("token not yet valid");
+    return window;
   }
 
   absl::Status CheckIssuerAndAudience(const Struct& claims) const {
@@ -280,6 +325,7 @@ class JwtAuthenticator final : public Authenticator {
 
   const AuthSettings settings_;
   const PkeyPtr rsa_key_;  // null: RS256 disabled
+  VerifiedTokens verified_;
 };
 
 absl::StatusOr<PkeyPtr> ParseRsaPublicKey(const std::string& pem) {

@@ -316,6 +316,28 @@ TEST_F(AuthTest, ExpiryHonoursLeewayBoundary) {
   EXPECT_TRUE(Unauthenticated(authenticator->Verify(Bearer(text_exp), kNow), "malformed exp"));
 }
 
+// Verified tokens are remembered (a client calls many times with one token); a remembered token
+// still expires, and only the very same token is taken on trust.
+TEST_F(AuthTest, ARememberedTokenStillExpiresAndOnlyItsExactCopyIsTrusted) {
+  const auto authenticator = Make({.hs256_secret = kSecret, .leeway = absl::Seconds(30)});
+  const std::string token =
+      SignHs256(kSecret, kHs256Header, R"({"sub":"p1","nbf":1699999990,"exp":1700000060})");
+  for (int call = 0; call < 3; ++call) {
+    const auto identity = authenticator->Verify(Bearer(token), kNow);
+    ASSERT_TRUE(identity.ok()) << identity.status();
+    EXPECT_EQ(identity->subject, "p1");
+  }
+  EXPECT_TRUE(authenticator->Verify(Bearer(token), kNow + absl::Seconds(89)).ok());
+  EXPECT_TRUE(Unauthenticated(authenticator->Verify(Bearer(token), kNow + absl::Seconds(90)),
+                              "token expired"));
+  EXPECT_TRUE(Unauthenticated(authenticator->Verify(Bearer(token), kNow - absl::Seconds(41)),
+                              "not yet valid"));
+  std::string altered = token;
+  altered.back() = altered.back() == 'A' ? 'B' : 'A';
+  EXPECT_TRUE(Unauthenticated(authenticator->Verify(Bearer(altered), kNow), "bad signature"));
+  EXPECT_TRUE(authenticator->Verify(Bearer(token), kNow).ok()) << "the original still verifies";
+}
+
 TEST_F(AuthTest, NotBeforeInFutureIsRejected) {
   const auto authenticator = Make({.hs256_secret = kSecret, .leeway = absl::Seconds(30)});
   const std::string token = SignHs256(kSecret, kHs256Header, R"({"sub":"p1","nbf":1700000031})");
