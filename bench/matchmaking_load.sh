@@ -18,24 +18,6 @@ concurrency="${3:-256}"
 NAME=matchmaking-load
 # shellcheck source=bench/throwaway_pg.sh
 source "$root/bench/throwaway_pg.sh"
-stop() { [ -n "${1:-}" ] && kill "$1" 2>/dev/null && wait "$1" 2>/dev/null || true; }
-cleanup() {
-  stop "${mm_pid:-}"; stop "${table_pid:-}"; stop "${rating_pid:-}"
-  throwaway_pg_stop
-}
-trap cleanup EXIT
-[ -n "${KEEP:-}" ] && trap - EXIT  # leave it running for a look
-
-# wait_for LOG PID WHAT: waits until LOG has WHAT's "<WHAT> serving" line.
-wait_for() {
-  for _ in $(seq 200); do
-    grep -q "\"msg\":\"$3 serving\"" "$1" && return 0
-    kill -0 "$2" 2>/dev/null || { cat "$1"; echo "$3 exited at start"; exit 1; }
-    sleep 0.05
-  done
-  cat "$1"; echo "$3 did not start"; exit 1
-}
-
 # The CPU seconds (user + system) so far of the given processes, summed.
 cpu_seconds() {
   local ticks=0 pid
@@ -59,14 +41,15 @@ table_port=$(( port + 2 ))
 mm_port=$(( port + 3 ))
 mm_metrics_port=$(( port + 4 ))
 table_metrics_port=$(( port + 5 ))
-"$build/services/rating/kahve-rating" --port "$rating_port" --metrics_port 0 --log_level warning \
-  --drain_seconds 0 &
+"$build/services/rating/kahve-rating" --port "$rating_port" --metrics_port 0 \
+  --drain_seconds 0 >"$work/rating.log" 2>&1 &
 rating_pid=$!
+bench_started "$work/rating.log" "$rating_pid" kahve-rating
 "$build/services/kahve-table" --port "$table_port" --metrics_port "$table_metrics_port" --host_id bench \
   --advertise "127.0.0.1:$table_port" --rating_target "127.0.0.1:$rating_port" \
   --drain_seconds 0 >"$work/table.log" 2>&1 &
 table_pid=$!
-wait_for "$work/table.log" "$table_pid" kahve-table
+bench_started "$work/table.log" "$table_pid" kahve-table
 # Matchmaking places tables only on hosts whose heartbeat is fresh: wait for the first one.
 for _ in $(seq 100); do
   fresh=$(psql "$KAHVE_DATABASE" -Atc "SELECT count(*) FROM table_hosts WHERE host_id = 'bench' AND
@@ -79,7 +62,7 @@ done
   --rating_target "127.0.0.1:$rating_port" --pass_interval_ms 50 --away_grace_seconds 3600 \
   --drain_seconds 0 >"$work/matchmaking.log" 2>&1 &
 mm_pid=$!
-wait_for "$work/matchmaking.log" "$mm_pid" kahve-matchmaking
+bench_started "$work/matchmaking.log" "$mm_pid" kahve-matchmaking
 
 echo "== $concurrency virtual players queuing for 2-player Liar's dice, ${seconds}s; then the health check at the same concurrency"
 before=("$(cpu_seconds "$mm_pid")" "$(cpu_seconds "$table_pid")" "$(cpu_seconds "$rating_pid")"

@@ -12,21 +12,10 @@ concurrency="${3:-32}"
 NAME=rating-load
 # shellcheck source=bench/throwaway_pg.sh
 source "$root/bench/throwaway_pg.sh"
-cleanup() {
-  [ -n "${rating_pid:-}" ] && kill "$rating_pid" 2>/dev/null && wait "$rating_pid" 2>/dev/null || true
-  throwaway_pg_stop
-}
-trap cleanup EXIT
-[ -n "${KEEP:-}" ] && trap - EXIT  # leave it running for a look
 grpc_port=$(( port + 1 ))
 "$build/services/rating/kahve-rating" --port "$grpc_port" --metrics_port 0 --db_pool_size 16 \
-  --log_level warning --drain_seconds 0 &
-rating_pid=$!
-for _ in $(seq 100); do
-  "$build/tools/kahve" load rating --target "127.0.0.1:$grpc_port" --seconds 0 --concurrency 1 \
-    >/dev/null 2>&1 && break
-  sleep 0.1
-done
+  --drain_seconds 0 >"$work/rating.log" 2>&1 &
+bench_started "$work/rating.log" $! kahve-rating
 # Twice: first on the empty database (tables and indexes still growing, statistics not yet
 # gathered), then on the warm one.
 for pass in empty warm; do

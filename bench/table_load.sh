@@ -19,34 +19,20 @@ idle="${5:-10000}"
 NAME=table-load
 # shellcheck source=bench/throwaway_pg.sh
 source "$root/bench/throwaway_pg.sh"
-stop() { [ -n "${1:-}" ] && kill "$1" 2>/dev/null && wait "$1" 2>/dev/null || true; }
-cleanup() {
-  stop "${idle_pid:-}"; stop "${table_pid:-}"; stop "${rating_pid:-}"
-  throwaway_pg_stop
-}
-trap cleanup EXIT
-[ -n "${KEEP:-}" ] && trap - EXIT  # leave it running for a look
-
 # start_table LOG HOST_ID PORT: starts kahve-table and waits until it serves; sets started_pid.
 start_table() {
   "$build/services/kahve-table" --port "$3" --metrics_port 0 --host_id "$2" \
     --rating_target "127.0.0.1:$rating_port" --drain_seconds 0 >"$1" 2>&1 &
   started_pid=$!
-  for _ in $(seq 200); do
-    grep -q '"msg":"kahve-table serving"' "$1" && return 0
-    kill -0 "$started_pid" 2>/dev/null || { cat "$1"; echo "kahve-table exited at start"; exit 1; }
-    sleep 0.05
-  done
-  cat "$1"; echo "kahve-table did not start"; exit 1
+  bench_started "$1" "$started_pid" kahve-table
 }
 
 rating_port=$(( port + 1 ))
-"$build/services/rating/kahve-rating" --port "$rating_port" --metrics_port 0 --log_level warning \
-  --drain_seconds 0 &
-rating_pid=$!
+"$build/services/rating/kahve-rating" --port "$rating_port" --metrics_port 0 \
+  --drain_seconds 0 >"$work/rating.log" 2>&1 &
+bench_started "$work/rating.log" $! kahve-rating
 table_port=$(( port + 2 ))
 start_table "$work/table.log" bench "$table_port"
-table_pid=$started_pid
 
 echo "== $tables Liar's dice tables, bot clients, $concurrency moves in flight, ${seconds}s; then the health check at the same concurrency"
 "$build/tools/kahve" load tables --target "127.0.0.1:$table_port" --tables "$tables" \

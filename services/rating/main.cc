@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
   server.AddService(&service, v1::RatingService::service_full_name());
   const absl::Status started = server.Start();
   if (!started.ok()) return Fail(started);
+  common::LogInfo("kahve-rating serving", {{"port", server.port()}});
 
   common::WaitForTerminationSignal();
   server.Shutdown();
