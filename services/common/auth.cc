@@ -27,6 +27,7 @@
 #include "engine/core/status_macros.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
+#include "services/common/logging.h"
 #include "services/common/sha256.h"
 
 ABSL_FLAG(
@@ -343,25 +344,6 @@ absl::StatusOr<PkeyPtr> ParseRsaPublicKey(const std::string& pem) {
     return absl::InvalidArgumentError("RS256 key is shorter than 2048 bits");
   }
   return key;
-}
-
-// One JSON string literal: quotes, backslashes and control bytes escaped; other bytes as is.
-std::string JsonString(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof(escaped), "\\u%04x", static_cast<unsigned char>(c));
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-  return out;
 }
 
 absl::StatusOr<std::string> ReadKeyFile(const std::string& path) {

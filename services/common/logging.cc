@@ -29,6 +29,7 @@ const char* LevelName(LogLevel level) {
 }
 
 void AppendJsonString(std::string& out, std::string_view text) {
+  out.reserve(out.size() + text.size() + 2);
   out.push_back('"');
   for (const char c : text) {
     switch (c) {
@@ -73,6 +74,12 @@ void AppendValue(std::string& out, const LogValue& value) {
 absl::Mutex stdout_mutex;
 
 }  // namespace
+
+std::string JsonString(std::string_view text) {
+  std::string out;
+  AppendJsonString(out, text);
+  return out;
+}
 
 LogLevel MinLogLevel() {
   const std::string level = absl::GetFlag(FLAGS_log_level);

@@ -24,6 +24,10 @@ LogLevel MinLogLevel();
 
 void Log(LogLevel level, std::string_view message, std::initializer_list<LogField> fields = {});
 
+// `text` as a JSON string literal, quotes included (every quote, backslash and control character
+// escaped; other bytes as they are).
+std::string JsonString(std::string_view text);
+
 // The JSON line Log would print, without the newline (tests).
 std::string FormatLogLine(LogLevel level, std::string_view message,
                           std::initializer_list<LogField> fields, int64_t unix_micros);

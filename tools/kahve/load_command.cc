@@ -12,7 +12,6 @@
 
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
-#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
@@ -21,6 +20,7 @@
 #include "kahve/v1/rating.grpc.pb.h"
 #include "pqxx/pqxx"
 #include "services/common/auth.h"
+#include "services/common/logging.h"
 #include "tools/kahve/commands.h"
 #include "tools/kahve/load_stats.h"
 
@@ -247,8 +247,7 @@ int HistoryLoad(int workers, absl::Duration length, int matches) {
            " AND p.ended_us >= -9223372036854775808 AND "
            "p.ended_us < 9223372036854775807 AND (p.ended_us, p.match_id) < (1600005000000000, '') "
            "ORDER BY p.ended_us DESC, p.match_id DESC LIMIT 21"))) {
-    absl::StrAppend(&plan, plan.empty() ? "" : ", ", "\"", absl::CEscape(row[0].as<std::string>()),
-                    "\"");
+    absl::StrAppend(&plan, plan.empty() ? "" : ", ", common::JsonString(row[0].as<std::string>()));
   }
   std::printf("{\"seeded_matches\": %d, \"seed_failures\": %d, %s, \"plan\": [%s]}\n", matches,
               failed.load(), Summary("list_matches_page", pages).c_str(), plan.c_str());

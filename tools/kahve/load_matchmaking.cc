@@ -18,7 +18,6 @@
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
 #include "absl/random/random.h"
-#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -27,6 +26,7 @@
 #include "grpcpp/grpcpp.h"
 #include "kahve/v1/matchmaking.grpc.pb.h"
 #include "services/common/auth.h"
+#include "services/common/logging.h"
 #include "services/common/status.h"
 #include "tools/kahve/commands.h"
 #include "tools/kahve/health_load.h"
@@ -387,14 +387,14 @@ std::string ReportJson(LoadReport& report, PhaseResult& health, int concurrency)
       "{%s, \"tickets_per_s\": %.1f, \"max_ms\": %.2f, \"enqueued\": %d, \"matched_total\": %d, "
       "\"tables\": %d, \"failures\": {%s}, \"unfinished\": %d, \"oldest_unfinished_ms\": %.0f, "
       "\"cancelled_at_end\": %d, \"duplicate_seats\": %d, \"bad_assignments\": %d, "
-      "\"first_error\": \"%s\", %s, \"health_check_per_s\": %.0f, \"ratio\": %.4f, "
+      "\"first_error\": %s, %s, \"health_check_per_s\": %.0f, \"ratio\": %.4f, "
       "\"warmup_seconds\": %.0f, \"concurrency\": %d}",
       Summary("matched", report.matched), rate, report.max_ms, report.enqueued,
       report.matched_total, report.tables, absl::StrJoin(failures, ", "), report.unfinished,
       report.oldest_unfinished_ms, report.cancelled_at_end, report.duplicate_seats,
-      report.bad_assignments, absl::CEscape(report.first_error), Summary("health_check", health),
-      health.rate(), health.rate() > 0 ? rate / health.rate() : 0.0, absl::ToDoubleSeconds(kWarmup),
-      concurrency);
+      report.bad_assignments, common::JsonString(report.first_error),
+      Summary("health_check", health), health.rate(),
+      health.rate() > 0 ? rate / health.rate() : 0.0, absl::ToDoubleSeconds(kWarmup), concurrency);
 }
 
 }  // namespace

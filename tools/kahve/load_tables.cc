@@ -12,11 +12,11 @@
 
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
-#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
+#include "services/common/logging.h"
 #include "tools/kahve/commands.h"
 #include "tools/kahve/health_load.h"
 #include "tools/kahve/load_stats.h"
@@ -57,10 +57,10 @@ std::string DriverSummary(TableDriverReport& report) {
   return absl::StrFormat(
       "%s, \"setup_seconds\": %.3f, \"tables_created\": %d, \"games_finished\": %d, "
       "\"retries\": %d, \"resyncs\": %d, \"unconfirmed_games\": %d, \"abandoned_tables\": %d, "
-      "\"complete\": %s, \"first_error\": \"%s\"",
+      "\"complete\": %s, \"first_error\": %s",
       Summary("play", report.moves), report.setup_seconds, report.tables_created,
       report.games_finished, report.retries, report.resyncs, report.unconfirmed_games,
-      report.abandoned, report.complete ? "true" : "false", absl::CEscape(report.first_error));
+      report.abandoned, report.complete ? "true" : "false", common::JsonString(report.first_error));
 }
 
 // Creates `count` idle tables and reports the server's memory before and after.
