@@ -155,7 +155,7 @@ TEST_F(AuthTest, MintWritesStandardHeaderAndClaims) {
   ASSERT_TRUE(absl::WebSafeBase64Unescape(token.substr(first + 1, second - first - 1), &claims));
   EXPECT_EQ(header, R"({"alg":"HS256","typ":"JWT"})");
   EXPECT_EQ(claims,
-            R"({"sub":"p\"1\u000a","role":"service","iss":"kahve","aud":"kahve-api",)"
+            R"({"sub":"p\"1\n","role":"service","iss":"kahve","aud":"kahve-api",)"
             R"("iat":1700000000})");  // An infinite expiry writes no exp.
   const auto authenticator =
       Make({.hs256_secret = kSecret, .issuer = "kahve", .audience = "kahve-api"});
