@@ -38,13 +38,16 @@ int main(int argc, char** argv) {
   for (auto& statement : rating::MatchWriter::PreparedStatements())
     pool_settings->prepared.push_back(std::move(statement));
 
+  auto settings = rating::RatingServiceSettingsFromFlags();
+  if (!settings.ok()) return Fail(settings.status());
+
   common::Metrics metrics;
   common::PgPool pool(*pool_settings, &metrics.registry());
   rating::RatingStore store(&pool);
   common::WorkerPool workers(pool.size());
   rating::RatingMetrics rating_metrics(metrics.registry());
-  rating::RatingService service(rating::RatingServiceSettingsFromFlags(), &pool, &store,
-                                authenticator->get(), &workers, &rating_metrics);
+  rating::RatingService service(*std::move(settings), &pool, &store, authenticator->get(), &workers,
+                                &rating_metrics);
   common::GrpcServer server(common::ServerSettingsFromFlags(kDefaultPort, kDefaultMetricsPort),
                             &metrics);
   server.AddService(&service, v1::RatingService::service_full_name());

@@ -118,12 +118,16 @@ void AddEntry(v1::GetLeaderboardResponse* response, const v1::GetLeaderboardRequ
 
 }  // namespace
 
-RatingServiceSettings RatingServiceSettingsFromFlags() {
+absl::StatusOr<RatingServiceSettings> RatingServiceSettingsFromFlags() {
   RatingServiceSettings settings;
   settings.provisional_games = absl::GetFlag(FLAGS_provisional_games);
   settings.page_token_key = absl::GetFlag(FLAGS_page_token_secret);
   if (settings.page_token_key.empty())
     settings.page_token_key = absl::GetFlag(FLAGS_jwt_hs256_secret);
+  if (settings.page_token_key.empty()) {
+    return absl::InvalidArgumentError(
+        "--page_token_secret: required when --jwt_hs256_secret is empty (page tokens are signed)");
+  }
   settings.writer.writers = std::max(1, absl::GetFlag(FLAGS_record_writers));
   settings.writer.max_batch = std::max(1, absl::GetFlag(FLAGS_record_batch));
   return settings;

@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 
+#include "absl/status/statusor.h"
 #include "kahve/v1/rating.grpc.pb.h"
 #include "prometheus/counter.h"
 #include "prometheus/histogram.h"
@@ -29,8 +30,9 @@ struct RatingServiceSettings {
 };
 
 // RatingServiceSettings from --provisional_games, --page_token_secret (falling back to
-// --jwt_hs256_secret), --record_writers and --record_batch.
-RatingServiceSettings RatingServiceSettingsFromFlags();
+// --jwt_hs256_secret), --record_writers and --record_batch. InvalidArgument when neither secret
+// is set: page tokens would be signed with an empty key, which anyone can forge.
+absl::StatusOr<RatingServiceSettings> RatingServiceSettingsFromFlags();
 
 // Every metric family of the rating service, declared in one place.
 struct RatingMetrics {
