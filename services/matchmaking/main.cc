@@ -35,6 +35,9 @@ ABSL_FLAG(int32_t, longest_wait_seconds, 60,
 ABSL_FLAG(bool, bot_fill, true, "Matchmaking: whether bots may fill seats after the longest wait.");
 ABSL_FLAG(std::string, bot_kind, "heuristic", "Matchmaking: the kind of bot that fills seats.");
 ABSL_FLAG(int32_t, ticket_ttl_seconds, 600, "Matchmaking: a ticket waiting this long expires.");
+ABSL_FLAG(int32_t, placement_timeout_seconds, 60,
+          "Matchmaking: a match whose table no live host could make this long after it was "
+          "formed is given up, its tickets waiting again (first in line).");
 ABSL_FLAG(double, window_base, 3, "Matchmaking: skill window at zero wait (display rating).");
 ABSL_FLAG(double, window_per_second, 0.5, "Matchmaking: skill window growth per second waited.");
 ABSL_FLAG(double, window_max, 40, "Matchmaking: the widest skill window.");
@@ -100,6 +103,7 @@ int main(int argc, char** argv) {
       .bot_fill = absl::GetFlag(FLAGS_bot_fill),
       .bot_kind = absl::GetFlag(FLAGS_bot_kind),
       .ticket_ttl = ticket_ttl,
+      .placement_timeout = absl::Seconds(absl::GetFlag(FLAGS_placement_timeout_seconds)),
       .window = {.base = absl::GetFlag(FLAGS_window_base),
                  .per_second = absl::GetFlag(FLAGS_window_per_second),
                  .max = absl::GetFlag(FLAGS_window_max),

@@ -99,7 +99,10 @@ int Matchmaker::ProcessQueue(const std::string& queue_key) {
   // First what an earlier pass (ours, or a replica's that died) left half done.
   auto placing = store_->PlacingMatches(queue_key);
   if (placing.ok()) {
-    for (const PendingMatch& match : *placing) changed += PlaceMatch(match);
+    for (const PendingMatch& match : *placing) {
+      const int placed = PlaceMatch(match);
+      changed += placed > 0 ? placed : GiveUpIfStuck(match);
+    }
   }
   const absl::Time now = absl::Now();
   auto expired = store_->ExpireTickets(queue_key, now - settings_.ticket_ttl, now);
@@ -218,6 +221,27 @@ int Matchmaker::FormMatches(const std::string& queue_key, const std::vector<Queu
     metrics_->wait_seconds.Observe(absl::ToDoubleSeconds(wait));
   }
   return changed;
+}
+
+int Matchmaker::GiveUpIfStuck(const PendingMatch& match) {
+  if (absl::Now() - absl::FromUnixMicros(match.created_us) < settings_.placement_timeout) return 0;
+  // A table that exists on a live host is only waiting for its assignments to be stored.
+  auto holder = store_->HostHoldingMatch(match.match_id);
+  if (!holder.ok()) return 0;
+  if (holder->has_value()) {
+    auto live = store_->LiveHosts(settings_.host_max_age);
+    if (!live.ok()) return 0;
+    for (const TableHostRow& host : *live) {
+      if (host.host_id == (*holder)->host_id) return 0;
+    }
+  }
+  auto back = store_->AbandonMatch(
+      match.match_id,
+      absl::StrCat("not placed within ", absl::FormatDuration(settings_.placement_timeout)));
+  if (!back.ok() || *back == 0) return 0;
+  common::LogWarning("match given up; its tickets wait again",
+                     {{"match_id", match.match_id}, {"tickets", static_cast<int64_t>(*back)}});
+  return *back;
 }
 
 int Matchmaker::PlaceMatch(const PendingMatch& match) {

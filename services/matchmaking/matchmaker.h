@@ -40,6 +40,10 @@ struct MatchmakerSettings {
   std::string bot_kind = "heuristic";
   // A ticket still waiting after this long expires.
   absl::Duration ticket_ttl = absl::Minutes(10);
+  // A match still not placed this long after it was formed, whose table no live host holds, is
+  // given up: its tickets wait again (first in line), so no player is stuck behind a table that
+  // cannot be made.
+  absl::Duration placement_timeout = absl::Minutes(1);
   SkillWindow window;
   // A table host is live when its heartbeat is at most this old.
   absl::Duration host_max_age = absl::Seconds(6);
@@ -70,6 +74,9 @@ class Matchmaker {
                   absl::Time now);
   // Places a recorded match; the number of tickets matched.
   int PlaceMatch(const PendingMatch& match);
+  // After a failed placement: gives the match up once it is older than the placement timeout
+  // and no live host holds its table. Returns the tickets put back to waiting.
+  int GiveUpIfStuck(const PendingMatch& match);
 
   const MatchmakerSettings settings_;
   MatchmakingStore* store_;

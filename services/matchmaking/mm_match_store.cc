@@ -215,6 +215,28 @@ absl::Status MatchmakingStore::SetMatchHost(const std::string& match_id, const s
   });
 }
 
+absl::StatusOr<int> MatchmakingStore::AbandonMatch(const std::string& match_id,
+                                                   const std::string& reason) {
+  int back = 0;
+  const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
+    pqxx::work tx(connection);
+    const pqxx::result given_up = tx.exec_params(
+        "UPDATE mm_matches SET state = 'abandoned', last_error = $2"
+        "  WHERE match_id = $1 AND state = 'placing'",
+        match_id, reason);
+    if (given_up.affected_rows() == 0) return absl::OkStatus();
+    const pqxx::result tickets = tx.exec_params(
+        "UPDATE mm_tickets SET state = 'waiting', match_id = NULL"
+        "  WHERE match_id = $1 AND state = 'placing'",
+        match_id);
+    tx.commit();
+    back = static_cast<int>(tickets.affected_rows());
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return back;
+}
+
 absl::StatusOr<std::vector<absl::Duration>> MatchmakingStore::CompletePlacements(
     const std::vector<Placement>& placements, absl::Time now) {
   std::vector<absl::Duration> waits;

@@ -142,6 +142,10 @@ class MatchmakingStore {
   absl::StatusOr<std::vector<PendingMatch>> PlacingMatches(const std::string& queue_key);
   absl::Status SetMatchHost(const std::string& match_id, const std::string& host_id,
                             const std::string& error);
+  // Gives a match still placing up (state abandoned, with the reason) and puts its tickets back
+  // to waiting with their enqueue times. Returns how many tickets went back (0: it was placed or
+  // given up meanwhile).
+  absl::StatusOr<int> AbandonMatch(const std::string& match_id, const std::string& reason);
   // In one transaction, for each match whose table exists: its assignments, and its tickets
   // moved to matched. Matches placed already are left as they are. Returns the tickets' waits.
   absl::StatusOr<std::vector<absl::Duration>> CompletePlacements(

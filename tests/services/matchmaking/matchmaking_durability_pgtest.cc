@@ -111,6 +111,37 @@ TEST_F(MatchmakingDurabilityTest, AFailingHostIsSkipped) {
   EXPECT_TRUE(absl::StrContains(Query("SELECT last_error FROM mm_matches"), "host-dead"));
 }
 
+TEST_F(MatchmakingDurabilityTest, AMatchNoHostCanMakeIsGivenUpAndItsTicketsWaitAgain) {
+  // Only a dead host is live: the real one's heartbeats stop, and (after any write in flight)
+  // its row goes.
+  UnregisterHost(kHostId);
+  RegisterHost("host-dead", kDeadEndpoint, 0);
+  absl::SleepFor(absl::Milliseconds(400));
+  Exec(absl::StrCat("DELETE FROM table_hosts WHERE host_id = '", kHostId, "'"));
+  MatchmakerSettings settings = Settings();
+  settings.placement_timeout = absl::Seconds(1);
+  StartMatchmaker(settings);
+  std::string ana, bora;
+  ASSERT_TRUE(Enqueue("ana", LiarsDice(2), &ana).ok());
+  ASSERT_TRUE(Enqueue("bora", LiarsDice(2), &bora).ok());
+  const std::string enqueued = Query("SELECT enqueued_us FROM mm_tickets WHERE owner = 'ana'");
+  ASSERT_TRUE(WaitFor([&] {
+    return Query("SELECT count(*) FROM mm_matches WHERE state = 'abandoned'") != "0";
+  })) << "the match was never given up";
+  EXPECT_TRUE(absl::StrContains(
+      Query("SELECT last_error FROM mm_matches WHERE state = 'abandoned' LIMIT 1"), "not placed"));
+  // Back in line with the time they first queued; no table was made.
+  EXPECT_EQ(Query("SELECT enqueued_us FROM mm_tickets WHERE owner = 'ana'"), enqueued);
+  EXPECT_EQ(Count("SELECT count(*) FROM table_tables"), 0);
+  // A live host again: the next match is placed.
+  RegisterHost(kHostId, absl::StrCat("127.0.0.1:", server_->port()), 5);
+  UnregisterHost("host-dead");
+  const v1::Assignment assignment = AwaitAssignment("ana", ana);
+  EXPECT_EQ(AwaitAssignment("bora", bora).table_id(), assignment.table_id());
+  EXPECT_EQ(Query("SELECT count(*) FROM mm_matches WHERE state = 'placed'"), "1");
+  EXPECT_EQ(Count("SELECT count(*) FROM mm_ticket_players WHERE active"), 0);
+}
+
 TEST_F(MatchmakingDurabilityTest, AnotherReplicaTakesTheQueuesOver) {
   StartMatchmaker(Settings());
   int rating_port = 0;
