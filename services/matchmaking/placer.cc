@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <set>
 #include <utility>
 
@@ -38,10 +39,18 @@ std::vector<absl::Duration> Placer::PlaceNew(const std::vector<PendingMatch>& ma
     Placement placement;
     grpc::Status status;
   };
-  std::vector<Call> calls(matches.size());
-  absl::Mutex mu;
-  int in_flight = 0;
-  size_t finished = 0;
+  // Shared with the callbacks, so that none can outlive its mutex or context: the last holder,
+  // this function or a callback finishing its unlock, frees it.
+  struct Batch {
+    explicit Batch(size_t size) : calls(size) {}
+    absl::Mutex mu;
+    int in_flight ABSL_GUARDED_BY(mu) = 0;
+    size_t finished ABSL_GUARDED_BY(mu) = 0;
+    std::vector<Call> calls;
+  };
+  const auto batch = std::make_shared<Batch>(matches.size());
+  absl::Mutex& mu = batch->mu;
+  std::vector<Call>& calls = batch->calls;
   for (size_t i = 0; i < matches.size(); ++i) {
     const auto host = std::find_if(hosts.begin(), hosts.end(), [&](const TableHostRow& h) {
       return h.host_id == matches[i].host_id;
@@ -52,32 +61,34 @@ std::vector<absl::Duration> Placer::PlaceNew(const std::vector<PendingMatch>& ma
       // Not one of this pass's hosts (cannot happen as the matchmaker calls it); Place decides.
       call.status = grpc::Status(grpc::StatusCode::NOT_FOUND, "host not among the live ones");
       absl::MutexLock lock(&mu);
-      ++finished;
+      ++batch->finished;
       continue;
     }
     call.placement.endpoint = host->endpoint;
     {
       absl::MutexLock lock(&mu);
       auto room = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
-        return in_flight < settings_.max_in_flight;
+        return batch->in_flight < settings_.max_in_flight;
       };
       mu.Await(absl::Condition(&room));
-      ++in_flight;
+      ++batch->in_flight;
     }
     Authorize(call.context);
     StubFor(host->endpoint)
         .async()
         ->CreateTable(&call.context, &matches[i].request, &call.placement.table,
-                      [&call, &mu, &in_flight, &finished](grpc::Status status) {
+                      [batch, &call](grpc::Status status) {
                         call.status = std::move(status);
-                        absl::MutexLock lock(&mu);
-                        --in_flight;
-                        ++finished;
+                        absl::MutexLock lock(&batch->mu);
+                        --batch->in_flight;
+                        ++batch->finished;
                       });
   }
   {
     absl::MutexLock lock(&mu);
-    auto all_done = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) { return finished == matches.size(); };
+    auto all_done = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+      return batch->finished == matches.size();
+    };
     mu.Await(absl::Condition(&all_done));
   }
   std::vector<Placement> placed;
