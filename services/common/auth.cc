@@ -402,22 +402,30 @@ absl::StatusOr<std::unique_ptr<Authenticator>> AuthenticatorFromFlags() {
   return Authenticator::Create(settings);
 }
 
-absl::StatusOr<std::string> ServiceTokenFromFlags(const std::string& configured,
-                                                  const std::string& subject,
-                                                  const std::string& flag) {
+absl::StatusOr<std::string> SecretFromFlags(const std::string& configured,
+                                            const std::string& flag) {
   if (!configured.empty()) return configured;
   const std::string secret = absl::GetFlag(FLAGS_jwt_hs256_secret);
   if (secret.empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat("--", flag, " (or --jwt_hs256_secret) required"));
   }
+  return secret;
+}
+
+absl::StatusOr<std::string> ServiceTokenFromFlags(const std::string& configured,
+                                                  const std::string& subject,
+                                                  const std::string& flag) {
+  if (!configured.empty()) return configured;
+  auto secret = SecretFromFlags("", flag);
+  if (!secret.ok()) return secret.status();
   TokenClaims claims;
   claims.subject = subject;
   claims.role = kRoleService;
   // The services it calls check issuer and audience when configured: the token must carry them.
   claims.issuer = absl::GetFlag(FLAGS_jwt_issuer);
   claims.audience = absl::GetFlag(FLAGS_jwt_audience);
-  return MintHs256Token(secret, claims);
+  return MintHs256Token(*secret, claims);
 }
 
 std::string MintHs256Token(const std::string& secret, const TokenClaims& claims) {

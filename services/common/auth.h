@@ -89,6 +89,10 @@ std::string MintHs256Token(const std::string& secret, const TokenClaims& claims)
 // The Authenticator the --jwt_* flags describe (AuthSettingsFromFlags, then Create).
 absl::StatusOr<std::unique_ptr<Authenticator>> AuthenticatorFromFlags();
 
+// A signing key: `configured` (the value of the service's --`flag`) when set, else
+// --jwt_hs256_secret. InvalidArgument when neither is set: nothing may be signed with an empty key.
+absl::StatusOr<std::string> SecretFromFlags(const std::string& configured, const std::string& flag);
+
 // The bearer token a service presents to the services it calls: `configured` (the value of the
 // service's --`flag`) when set, else one minted for `subject` with the service role (and the
 // configured issuer and audience) from --jwt_hs256_secret. InvalidArgument when neither is there.

@@ -114,6 +114,11 @@ void StartServiceProcess(int argc, char** argv) {
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
 }
 
+int CannotStart(std::string_view service, const absl::Status& status) {
+  LogError(std::string(service) + " cannot start", {{"error", std::string(status.message())}});
+  return 1;
+}
+
 void WaitForTerminationSignal() {
   const sigset_t signals = TerminationSignals();
   int received = 0;

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -63,6 +64,8 @@ void BlockTerminationSignals();
 // The start of every service's main: BlockTerminationSignals, ParseFlags, and lock deadlock
 // detection off (see server.cc).
 void StartServiceProcess(int argc, char** argv);
+// Logs that `service` cannot start, and why; returns main's exit code (1).
+int CannotStart(std::string_view service, const absl::Status& status);
 // Returns when SIGTERM or SIGINT arrives.
 void WaitForTerminationSignal();
 

@@ -55,19 +55,12 @@ ABSL_FLAG(int32_t, enqueue_batch, 256,
 ABSL_FLAG(int32_t, away_grace_seconds, 0,
           "Matchmaking: away grace of the tables it creates (TableOptions.away_grace_seconds, "
           "0..3600); 0: the table service's default.");
-ABSL_DECLARE_FLAG(std::string, jwt_hs256_secret);
 ABSL_DECLARE_FLAG(std::string, database);
 
 namespace {
 
 constexpr int kDefaultPort = 50051;
 constexpr int kDefaultMetricsPort = 9091;
-
-int Fail(const absl::Status& status) {
-  kahve::common::LogError("kahve-matchmaking cannot start",
-                          {{"error", std::string(status.message())}});
-  return 1;
-}
 
 }  // namespace
 
@@ -76,12 +69,12 @@ int main(int argc, char** argv) {
   common::StartServiceProcess(argc, argv);
 
   auto authenticator = common::AuthenticatorFromFlags();
-  if (!authenticator.ok()) return Fail(authenticator.status());
+  if (!authenticator.ok()) return common::CannotStart("kahve-matchmaking", authenticator.status());
   auto pool_settings = common::PgPoolSettingsFromFlags("matchmaking");
-  if (!pool_settings.ok()) return Fail(pool_settings.status());
+  if (!pool_settings.ok()) return common::CannotStart("kahve-matchmaking", pool_settings.status());
   auto bearer_or = common::ServiceTokenFromFlags(absl::GetFlag(FLAGS_service_token),
                                                  "kahve-matchmaking", "service_token");
-  if (!bearer_or.ok()) return Fail(bearer_or.status());
+  if (!bearer_or.ok()) return common::CannotStart("kahve-matchmaking", bearer_or.status());
   const std::string bearer = *bearer_or;
   const absl::Duration ticket_ttl = absl::Seconds(absl::GetFlag(FLAGS_ticket_ttl_seconds));
   const absl::Duration host_max_age = absl::Seconds(absl::GetFlag(FLAGS_host_max_age_seconds));
@@ -122,7 +115,7 @@ int main(int argc, char** argv) {
                             &metrics);
   server.AddService(&service, v1::MatchmakingService::service_full_name());
   const absl::Status started = server.Start();
-  if (!started.ok()) return Fail(started);
+  if (!started.ok()) return common::CannotStart("kahve-matchmaking", started);
   matchmaking::Matchmaker matchmaker(settings, &store, &ratings, &placer, &mm_metrics);
   matchmaker.Start([&watchers] { watchers.Poke(); });
   common::LogInfo("kahve-matchmaking serving", {{"port", server.port()}});

@@ -19,11 +19,6 @@ namespace {
 constexpr int kDefaultPort = 50053;
 constexpr int kDefaultMetricsPort = 9093;
 
-int Fail(const absl::Status& status) {
-  kahve::common::LogError("kahve-rating cannot start", {{"error", std::string(status.message())}});
-  return 1;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -31,15 +26,15 @@ int main(int argc, char** argv) {
   common::StartServiceProcess(argc, argv);
 
   auto authenticator = common::AuthenticatorFromFlags();
-  if (!authenticator.ok()) return Fail(authenticator.status());
+  if (!authenticator.ok()) return common::CannotStart("kahve-rating", authenticator.status());
   auto pool_settings = common::PgPoolSettingsFromFlags("rating");
-  if (!pool_settings.ok()) return Fail(pool_settings.status());
+  if (!pool_settings.ok()) return common::CannotStart("kahve-rating", pool_settings.status());
   pool_settings->prepared = rating::RatingStore::PreparedStatements();
   for (auto& statement : rating::MatchWriter::PreparedStatements())
     pool_settings->prepared.push_back(std::move(statement));
 
   auto settings = rating::RatingServiceSettingsFromFlags();
-  if (!settings.ok()) return Fail(settings.status());
+  if (!settings.ok()) return common::CannotStart("kahve-rating", settings.status());
 
   common::Metrics metrics;
   common::PgPool pool(*pool_settings, &metrics.registry());
@@ -52,7 +47,7 @@ int main(int argc, char** argv) {
                             &metrics);
   server.AddService(&service, v1::RatingService::service_full_name());
   const absl::Status started = server.Start();
-  if (!started.ok()) return Fail(started);
+  if (!started.ok()) return common::CannotStart("kahve-rating", started);
   common::LogInfo("kahve-rating serving", {{"port", server.port()}});
 
   common::WaitForTerminationSignal();

@@ -5,7 +5,6 @@
 #include <set>
 #include <utility>
 
-#include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -31,7 +30,6 @@ ABSL_FLAG(
     int32_t, record_writers, 2,
     "Rating: threads recording matches, each committing a batch of queued matches at a time.");
 ABSL_FLAG(int32_t, record_batch, 256, "Rating: matches recorded in one transaction at most.");
-ABSL_DECLARE_FLAG(std::string, jwt_hs256_secret);
 
 namespace kahve::rating {
 namespace {
@@ -121,13 +119,10 @@ void AddEntry(v1::GetLeaderboardResponse* response, const v1::GetLeaderboardRequ
 absl::StatusOr<RatingServiceSettings> RatingServiceSettingsFromFlags() {
   RatingServiceSettings settings;
   settings.provisional_games = absl::GetFlag(FLAGS_provisional_games);
-  settings.page_token_key = absl::GetFlag(FLAGS_page_token_secret);
-  if (settings.page_token_key.empty())
-    settings.page_token_key = absl::GetFlag(FLAGS_jwt_hs256_secret);
-  if (settings.page_token_key.empty()) {
-    return absl::InvalidArgumentError(
-        "--page_token_secret: required when --jwt_hs256_secret is empty (page tokens are signed)");
-  }
+  auto page_token_key =
+      common::SecretFromFlags(absl::GetFlag(FLAGS_page_token_secret), "page_token_secret");
+  if (!page_token_key.ok()) return page_token_key.status();
+  settings.page_token_key = *std::move(page_token_key);
   settings.writer.writers = std::max(1, absl::GetFlag(FLAGS_record_writers));
   settings.writer.max_batch = std::max(1, absl::GetFlag(FLAGS_record_batch));
   return settings;

@@ -39,7 +39,6 @@ ABSL_FLAG(std::string, rating_token, "",
 ABSL_FLAG(int32_t, log_writers, 1, "Table: event log group-commit threads.");
 ABSL_FLAG(int32_t, finished_linger_seconds, 60,
           "Table: how long a finished table stays in memory for late streams.");
-ABSL_DECLARE_FLAG(std::string, jwt_hs256_secret);
 ABSL_DECLARE_FLAG(std::string, database);
 ABSL_DECLARE_FLAG(int32_t, port);
 
@@ -47,11 +46,6 @@ namespace {
 
 constexpr int kDefaultPort = 50052;
 constexpr int kDefaultMetricsPort = 9092;
-
-int Fail(const absl::Status& status) {
-  kahve::common::LogError("kahve-table cannot start", {{"error", std::string(status.message())}});
-  return 1;
-}
 
 std::string Hostname() {
   char name[256] = {};
@@ -66,17 +60,16 @@ int main(int argc, char** argv) {
   common::StartServiceProcess(argc, argv);
 
   auto authenticator = common::AuthenticatorFromFlags();
-  if (!authenticator.ok()) return Fail(authenticator.status());
+  if (!authenticator.ok()) return common::CannotStart("kahve-table", authenticator.status());
   auto pool_settings = common::PgPoolSettingsFromFlags("table");
-  if (!pool_settings.ok()) return Fail(pool_settings.status());
-  std::string seat_key = absl::GetFlag(FLAGS_seat_token_secret);
-  if (seat_key.empty()) seat_key = absl::GetFlag(FLAGS_jwt_hs256_secret);
-  if (seat_key.empty()) {
-    return Fail(absl::InvalidArgumentError("--seat_token_secret (or --jwt_hs256_secret) required"));
-  }
+  if (!pool_settings.ok()) return common::CannotStart("kahve-table", pool_settings.status());
+  auto seat_key_or =
+      common::SecretFromFlags(absl::GetFlag(FLAGS_seat_token_secret), "seat_token_secret");
+  if (!seat_key_or.ok()) return common::CannotStart("kahve-table", seat_key_or.status());
+  const std::string seat_key = *seat_key_or;
   auto rating_bearer_or = common::ServiceTokenFromFlags(absl::GetFlag(FLAGS_rating_token),
                                                         "kahve-table", "rating_token");
-  if (!rating_bearer_or.ok()) return Fail(rating_bearer_or.status());
+  if (!rating_bearer_or.ok()) return common::CannotStart("kahve-table", rating_bearer_or.status());
   const std::string rating_bearer = *rating_bearer_or;
   const std::string host_id =
       absl::GetFlag(FLAGS_host_id).empty() ? Hostname() : absl::GetFlag(FLAGS_host_id);
@@ -94,14 +87,14 @@ int main(int argc, char** argv) {
                                                      absl::GetFlag(FLAGS_finished_linger_seconds))},
                         &log, &table_metrics);
   const absl::Status loaded = host.LoadUnfinished();
-  if (!loaded.ok()) return Fail(loaded);
+  if (!loaded.ok()) return common::CannotStart("kahve-table", loaded);
   common::WorkerPool workers(4);
   table::TableService service(&host, authenticator->get(), &workers);
   common::GrpcServer server(common::ServerSettingsFromFlags(kDefaultPort, kDefaultMetricsPort),
                             &metrics);
   server.AddService(&service, v1::TableService::service_full_name());
   const absl::Status started = server.Start();
-  if (!started.ok()) return Fail(started);
+  if (!started.ok()) return common::CannotStart("kahve-table", started);
   const std::string endpoint = absl::GetFlag(FLAGS_advertise).empty()
                                    ? absl::StrCat(Hostname(), ":", server.port())
                                    : absl::GetFlag(FLAGS_advertise);

@@ -503,5 +503,19 @@ TEST_F(AuthTest, SettingsFromFlagsReadsTheKeyFile) {
                         "cannot open --jwt_rs256_public_key_file"));
 }
 
+// Keys that sign (page tokens, seat tokens) come from their own flag, else the HS256 secret; with
+// neither, starting must fail rather than sign with an empty key.
+TEST_F(AuthTest, SecretFromFlagsNeverGivesAnEmptyKey) {
+  absl::FlagSaver restore_flags;
+  absl::SetFlag(&FLAGS_jwt_hs256_secret, "");
+  EXPECT_TRUE(FailsWith(SecretFromFlags("", "page_token_secret").status(),
+                        absl::StatusCode::kInvalidArgument,
+                        "--page_token_secret (or --jwt_hs256_secret) required"));
+  EXPECT_EQ(SecretFromFlags("own-key", "page_token_secret").value_or(""), "own-key");
+  absl::SetFlag(&FLAGS_jwt_hs256_secret, kSecret);
+  EXPECT_EQ(SecretFromFlags("", "page_token_secret").value_or(""), kSecret);
+  EXPECT_EQ(SecretFromFlags("own-key", "page_token_secret").value_or(""), "own-key");
+}
+
 }  // namespace
 }  // namespace kahve::common
