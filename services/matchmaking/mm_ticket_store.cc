@@ -54,6 +54,15 @@ absl::StatusOr<v1::Party> ReadParty(pqxx::transaction_base& tx, const std::strin
   return party;
 }
 
+// Adds `player` to the party, then reads the party back, in the caller's transaction.
+absl::StatusOr<v1::Party> AddMember(pqxx::transaction_base& tx, const std::string& party_id,
+                                    const std::string& player, absl::Time now) {
+  tx.exec_params0(
+      "INSERT INTO mm_party_members (player_id, party_id, joined_us) VALUES ($1, $2, $3)", player,
+      party_id, Micros(now));
+  return ReadParty(tx, party_id);
+}
+
 }  // namespace
 
 std::string NewId(const char* prefix) {
@@ -216,10 +225,7 @@ absl::StatusOr<v1::Party> MatchmakingStore::CreateParty(const std::string& leade
     tx.exec_params0(
         "INSERT INTO mm_parties (party_id, leader, invite_code, created_us) VALUES ($1,$2,$3,$4)",
         party_id, leader, code, Micros(now));
-    tx.exec_params0(
-        "INSERT INTO mm_party_members (player_id, party_id, joined_us) VALUES ($1, $2, $3)", leader,
-        party_id, Micros(now));
-    auto read = ReadParty(tx, party_id);
+    auto read = AddMember(tx, party_id, leader, now);
     if (!read.ok()) return read.status();
     party = *std::move(read);
     tx.commit();
@@ -252,10 +258,7 @@ absl::StatusOr<v1::Party> MatchmakingStore::JoinParty(const std::string& invite_
     if (size[0][0].as<int>() >= kMaxPartySize) {
       return absl::FailedPreconditionError("this invite code has been used: the party is full");
     }
-    tx.exec_params0(
-        "INSERT INTO mm_party_members (player_id, party_id, joined_us) VALUES ($1, $2, $3)", player,
-        party_id, Micros(now));
-    auto read = ReadParty(tx, party_id);
+    auto read = AddMember(tx, party_id, player, now);
     if (!read.ok()) return read.status();
     party = *std::move(read);
     tx.commit();
