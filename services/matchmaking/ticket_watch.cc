@@ -223,17 +223,22 @@ void TicketWatchers::Loop() {
       continue;
     }
     std::map<std::string, const TicketRecord*> by_id;
-    std::map<std::string, std::pair<int, int>> queue_info;  // queue -> (size, expected wait)
+    const absl::Time now = absl::Now();
     for (const TicketRecord& ticket : *tickets) {
       by_id[ticket.ticket_id] = &ticket;
       if (ticket.state != kWaiting && ticket.state != kPlacing) continue;
-      if (queue_info.contains(ticket.queue_key)) continue;
+      // Rounds come as fast as streams open; a queue's figures are read at most once a poll.
+      QueueFigures& figures = figures_[ticket.queue_key];
+      if (now - figures.read_at < poll_) continue;
       auto sizes = store_->Sizes(ticket.queue_key);
-      auto expected = store_->ExpectedWaitSeconds(ticket.queue_key, absl::Now() - recent_);
-      queue_info[ticket.queue_key] = {sizes.ok() ? sizes->waiting + sizes->placing : 0,
-                                      expected.ok() ? *expected : 0};
+      auto expected = store_->ExpectedWaitSeconds(ticket.queue_key, now - recent_);
+      figures = {.size = sizes.ok() ? sizes->waiting + sizes->placing : 0,
+                 .expected_wait_seconds = expected.ok() ? *expected : 0,
+                 .read_at = now};
     }
-    const absl::Time now = absl::Now();
+    // Queues nobody waits in any more are forgotten.
+    std::erase_if(figures_,
+                  [&](const auto& entry) { return now - entry.second.read_at > absl::Minutes(1); });
     absl::MutexLock lock(&mu_);
     for (Stream* stream : streams_) {
       // A stream opened after the read above is not in it (not NOT_FOUND): its opening poked the
@@ -252,10 +257,10 @@ void TicketWatchers::Loop() {
                                  "only the ticket's own players may watch it"));
         continue;
       }
-      const auto info = queue_info.find(ticket.queue_key);
+      const auto figures = figures_.find(ticket.queue_key);
       stream->Offer(
-          UpdateFor(ticket, stream->player, info == queue_info.end() ? 0 : info->second.first,
-                    info == queue_info.end() ? 0 : info->second.second),
+          UpdateFor(ticket, stream->player, figures == figures_.end() ? 0 : figures->second.size,
+                    figures == figures_.end() ? 0 : figures->second.expected_wait_seconds),
           now);
     }
   }

@@ -6,6 +6,7 @@
 // update when it differs from the last one sent. Reading the database rather than this replica's
 // memory is what lets a client watch on any replica while another one matches its ticket.
 
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -50,6 +51,13 @@ class TicketWatchers {
   const absl::Duration recent_;
   absl::Mutex mu_;
   std::set<Stream*> streams_ ABSL_GUARDED_BY(mu_);
+  // Each queue's size and expected wait as last read; only the loop's thread touches them.
+  struct QueueFigures {
+    int size = 0;
+    int expected_wait_seconds = 0;
+    absl::Time read_at = absl::InfinitePast();
+  };
+  std::map<std::string, QueueFigures> figures_;
   // Streams opened since the last read: they await their first update.
   std::set<Stream*> fresh_ ABSL_GUARDED_BY(mu_);
   bool poked_ ABSL_GUARDED_BY(mu_) = false;
