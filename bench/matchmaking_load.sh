@@ -16,8 +16,8 @@ build="${1:-$root/build}"
 seconds="${2:-10}"
 concurrency="${3:-256}"
 NAME=matchmaking-load
-# shellcheck source=bench/throwaway_pg.sh
-source "$root/bench/throwaway_pg.sh"
+# shellcheck source=scripts/stack.sh
+source "$root/scripts/stack.sh"
 # The CPU seconds (user + system) so far of the given processes, summed.
 cpu_seconds() {
   local ticks=0 pid
@@ -44,12 +44,12 @@ table_metrics_port=$(( port + 5 ))
 "$build/services/rating/kahve-rating" --port "$rating_port" --metrics_port 0 \
   --drain_seconds 0 >"$work/rating.log" 2>&1 &
 rating_pid=$!
-bench_started "$work/rating.log" "$rating_pid" kahve-rating
+kahve_started "$work/rating.log" "$rating_pid" kahve-rating
 "$build/services/kahve-table" --port "$table_port" --metrics_port "$table_metrics_port" --host_id bench \
   --advertise "127.0.0.1:$table_port" --rating_target "127.0.0.1:$rating_port" \
   --drain_seconds 0 >"$work/table.log" 2>&1 &
 table_pid=$!
-bench_started "$work/table.log" "$table_pid" kahve-table
+kahve_started "$work/table.log" "$table_pid" kahve-table
 # Matchmaking places tables only on hosts whose heartbeat is fresh: wait for the first one.
 for _ in $(seq 100); do
   fresh=$(psql "$KAHVE_DATABASE" -Atc "SELECT count(*) FROM table_hosts WHERE host_id = 'bench' AND
@@ -62,7 +62,7 @@ done
   --rating_target "127.0.0.1:$rating_port" --pass_interval_ms 50 --away_grace_seconds 3600 \
   --drain_seconds 0 >"$work/matchmaking.log" 2>&1 &
 mm_pid=$!
-bench_started "$work/matchmaking.log" "$mm_pid" kahve-matchmaking
+kahve_started "$work/matchmaking.log" "$mm_pid" kahve-matchmaking
 
 echo "== $concurrency virtual players queuing for 2-player Liar's dice, ${seconds}s; then the health check at the same concurrency"
 before=("$(cpu_seconds "$mm_pid")" "$(cpu_seconds "$table_pid")" "$(cpu_seconds "$rating_pid")"

@@ -10,12 +10,12 @@ build="${1:-$root/build}"
 seconds="${2:-10}"
 concurrency="${3:-32}"
 NAME=rating-load
-# shellcheck source=bench/throwaway_pg.sh
-source "$root/bench/throwaway_pg.sh"
+# shellcheck source=scripts/stack.sh
+source "$root/scripts/stack.sh"
 grpc_port=$(( port + 1 ))
 "$build/services/rating/kahve-rating" --port "$grpc_port" --metrics_port 0 --db_pool_size 16 \
   --drain_seconds 0 >"$work/rating.log" 2>&1 &
-bench_started "$work/rating.log" $! kahve-rating
+kahve_started "$work/rating.log" $! kahve-rating
 # Twice: first on the empty database (tables and indexes still growing, statistics not yet
 # gathered), then on the warm one.
 for pass in empty warm; do

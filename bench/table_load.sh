@@ -17,20 +17,20 @@ tables="${3:-1000}"
 concurrency="${4:-64}"
 idle="${5:-10000}"
 NAME=table-load
-# shellcheck source=bench/throwaway_pg.sh
-source "$root/bench/throwaway_pg.sh"
+# shellcheck source=scripts/stack.sh
+source "$root/scripts/stack.sh"
 # start_table LOG HOST_ID PORT: starts kahve-table and waits until it serves; sets started_pid.
 start_table() {
   "$build/services/kahve-table" --port "$3" --metrics_port 0 --host_id "$2" \
     --rating_target "127.0.0.1:$rating_port" --drain_seconds 0 >"$1" 2>&1 &
   started_pid=$!
-  bench_started "$1" "$started_pid" kahve-table
+  kahve_started "$1" "$started_pid" kahve-table
 }
 
 rating_port=$(( port + 1 ))
 "$build/services/rating/kahve-rating" --port "$rating_port" --metrics_port 0 \
   --drain_seconds 0 >"$work/rating.log" 2>&1 &
-bench_started "$work/rating.log" $! kahve-rating
+kahve_started "$work/rating.log" $! kahve-rating
 table_port=$(( port + 2 ))
 start_table "$work/table.log" bench "$table_port"
 

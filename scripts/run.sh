@@ -1,15 +1,11 @@
 #!/usr/bin/env bash
-# The main job on a fresh Debian 12 machine: install, build, then simulate Liar's dice games between
-# bots and print one JSON summary per line. Later issues grow this into the full service stack.
+# The main job on a fresh Debian 12 machine: install what is missing, build the services and the
+# kahve tool, then run the local stack (scripts/local-stack.sh): a throwaway PostgreSQL, the three
+# services, and a demo in which bot clients play one game of every ruleset over gRPC. It keeps
+# running, endpoints printed, until Ctrl-C. Arguments go to local-stack.sh (--exit: stop after
+# the demo; --one-process: `kahve serve --all`; --free-ports).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 kahve_install_deps
-kahve_build default kahve
-kahve="$kahve_root/build/tools/kahve"
-
-echo "== one heuristic bot against three random bots, 10,000 four-player games =="
-"$kahve" sim --game liars_dice --games 10000 --seed 1 --bots heuristic,random,random,random
-echo "== four heuristic bots, 10,000 games =="
-"$kahve" sim --game liars_dice --games 10000 --seed 2 --bots heuristic
-echo "== single-round two-player five-dice random playouts, 3,000,000 rounds =="
-"$kahve" sim --game liars_dice --games 3000000 --seed 3 --players 2 --dice 5 --rounds 1 --bots random,random
+kahve_build default kahve kahve-rating kahve-table kahve-matchmaking
+exec bash "$kahve_root/scripts/local-stack.sh" "$@"

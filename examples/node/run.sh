@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the Node.js example client end to end: installs its npm packages into
 # examples/node/node_modules (npm ci from the committed lock file, once per lock file), starts a
-# throwaway PostgreSQL and the three services (bench/throwaway_pg.sh), mints two players' JWTs
+# throwaway PostgreSQL and the three services (scripts/stack.sh), mints two players' JWTs
 # with `kahve token`, and runs play.js, which plays one game of Liar's dice against the stack.
 # Everything it started is stopped and removed on exit. Exits with play.js's status.
 #
@@ -37,41 +37,16 @@ fi
 
 # --- The stack: PostgreSQL, kahve-rating, kahve-table, kahve-matchmaking ------------------------
 NAME=node-example
-# shellcheck source=bench/throwaway_pg.sh
-source "$root/bench/throwaway_pg.sh"
-
-# The port a "<NAME> serving" line of LOG reports (the services below listen on any free port).
-served_port() {
-  sed -n "s/.*\"msg\":\"$2 serving\".*\"port\":\([0-9]*\).*/\1/p" "$1" | head -n 1
-}
-# kahve-table must know its port up front, to advertise it: take one the kernel calls free.
-free_port() {
-  node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => {
-    console.log(s.address().port); s.close(); });'
-}
-
-"$build/services/rating/kahve-rating" --port 0 --metrics_port 0 --drain_seconds 0 \
-  >"$work/rating.log" 2>&1 &
-bench_started "$work/rating.log" $! kahve-rating
-rating_port="$(served_port "$work/rating.log" kahve-rating)"
-
-table_port="$(free_port)"
-"$build/services/kahve-table" --port "$table_port" --metrics_port 0 --host_id node-example \
-  --advertise "127.0.0.1:$table_port" --rating_target "127.0.0.1:$rating_port" \
-  --drain_seconds 0 >"$work/table.log" 2>&1 &
-bench_started "$work/table.log" $! kahve-table
+# shellcheck source=scripts/stack.sh
+source "$root/scripts/stack.sh"
 
 # No wait for the table host's first heartbeat: until matchmaking sees a live host, tickets just
 # wait. --bot_fill=false: the example is a game between its two players, never against a bot.
-"$build/services/kahve-matchmaking" --port 0 --metrics_port 0 \
-  --rating_target "127.0.0.1:$rating_port" --pass_interval_ms 100 --bot_fill=false \
-  --drain_seconds 0 >"$work/matchmaking.log" 2>&1 &
-bench_started "$work/matchmaking.log" $! kahve-matchmaking
-mm_port="$(served_port "$work/matchmaking.log" kahve-matchmaking)"
+kahve_start_services --pass_interval_ms 100 --bot_fill=false
 
 # --- The client ---------------------------------------------------------------------------------
 # Tokens as a deployment's identity provider would hand them out; here signed with the stack's
-# HS256 secret (KAHVE_JWT_HS256_SECRET, set by throwaway_pg.sh).
+# HS256 secret (KAHVE_JWT_HS256_SECRET, set by scripts/stack.sh).
 ana="$("$build/tools/kahve" token --player ana)"
 bora="$("$build/tools/kahve" token --player bora)"
 status=0

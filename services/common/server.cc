@@ -106,12 +106,16 @@ void BlockTerminationSignals() {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 }
 
-void StartServiceProcess(int argc, char** argv) {
-  BlockTerminationSignals();
-  ParseFlags(argc, argv);
+void StopCheckingLockCycles() {
   // Debian's absl checks every lock acquisition for cycles, a debugging aid that cost a few
   // percent of the table service's CPU under load (perf); our lock order is fixed by design.
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
+}
+
+void StartServiceProcess(int argc, char** argv) {
+  BlockTerminationSignals();
+  ParseFlags(argc, argv);
+  StopCheckingLockCycles();
 }
 
 int CannotStart(std::string_view service, const absl::Status& status) {

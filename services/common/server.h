@@ -61,8 +61,9 @@ class GrpcServer {
 
 // Call first thing in main, before any thread starts, so SIGTERM / SIGINT reach only the waiter.
 void BlockTerminationSignals();
-// The start of every service's main: BlockTerminationSignals, ParseFlags, and lock deadlock
-// detection off (see server.cc).
+// Turns absl's lock-cycle detection off (see server.cc). Before the services start.
+void StopCheckingLockCycles();
+// The start of every service's main: BlockTerminationSignals, ParseFlags, StopCheckingLockCycles.
 void StartServiceProcess(int argc, char** argv);
 // Logs that `service` cannot start, and why; returns main's exit code (1).
 int CannotStart(std::string_view service, const absl::Status& status);

@@ -30,6 +30,11 @@ int LoadTablesCommand();
 // for 2-player Liar's dice on a kahve-matchmaking until matched; prints tickets matched per
 // second, enqueue-to-assignment latency and assignment checks beside a health check's.
 int LoadMatchmakingCommand();
+// kahve demo [--matchmaking_target H:P] [--rating_target H:P] [--rulesets all|a,b]: bot clients
+// play one game of each ruleset on a running stack; prints it, checks results and histories.
+int DemoCommand(const std::vector<std::string>& args);
+// kahve serve --all | SERVICE...: the services in one process until SIGTERM or SIGINT.
+int ServeCommand(const std::vector<std::string>& args);
 #endif
 
 }  // namespace kahve::tools

@@ -35,6 +35,12 @@ constexpr char kUsage[] =
     "  load matchmaking --target H:P [--seconds S] [--concurrency C]\n"
     "      virtual players queue for 2-player Liar's dice until matched; prints tickets/s,\n"
     "      enqueue-to-assignment latency and assignment checks beside a health check's\n"
+    "  demo [--matchmaking_target H:P] [--rating_target H:P] [--rulesets all|ID,...]\n"
+    "      bot clients queue, get matched and play one game of every ruleset over gRPC; prints\n"
+    "      seat 0's stream, the result, ratings and histories; non-zero exit on any failure\n"
+    "  serve --all | SERVICE... [--port -1|0] [--metrics_port -1|0]\n"
+    "      runs kahve-rating, kahve-table and kahve-matchmaking (or the ones named) in one\n"
+    "      process, each on its default ports (-1) or free ones (0), until SIGTERM or SIGINT\n"
 #endif
     ;
 
@@ -60,6 +66,8 @@ int main(int argc, char** argv) {
   if (command == "token") return kahve::tools::TokenCommand(args);
   if (command == "rate") return kahve::tools::RateCommand(args);
   if (command == "load") return kahve::tools::LoadCommand(args);
+  if (command == "demo") return kahve::tools::DemoCommand(args);
+  if (command == "serve") return kahve::tools::ServeCommand(args);
 #endif
   if (command == "help") {
     std::fputs(kUsage, stdout);

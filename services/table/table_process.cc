@@ -1,0 +1,193 @@
+#include "services/table/table_process.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <memory>
+#include <thread>
+#include <utility>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/notification.h"
+#include "kahve/v1/rating.grpc.pb.h"
+#include "services/common/auth.h"
+#include "services/common/logging.h"
+#include "services/common/metrics.h"
+#include "services/common/pg_pool.h"
+#include "services/common/worker_pool.h"
+#include "services/table/event_log.h"
+#include "services/table/outbox.h"
+#include "services/table/table_host.h"
+#include "services/table/table_service.h"
+
+ABSL_FLAG(std::string, host_id, "",
+          "Table: this host's id in the host registry; it owns the tables it creates and reloads "
+          "them at start. Empty: the machine's hostname.");
+ABSL_FLAG(std::string, advertise, "",
+          "Table: the endpoint (host:port) matchmaking hands to clients for this host. Empty: "
+          "<hostname>:<port>.");
+ABSL_FLAG(std::string, seat_token_secret, "",
+          "Table: key seat tokens derive from; empty: --jwt_hs256_secret.");
+ABSL_FLAG(std::string, rating_token, "",
+          "Table: bearer token (service role) for calling the rating service; empty: minted from "
+          "--jwt_hs256_secret.");
+ABSL_FLAG(int32_t, log_writers, 1, "Table: event log group-commit threads.");
+ABSL_FLAG(int32_t, finished_linger_seconds, 60,
+          "Table: how long a finished table stays in memory for late streams.");
+
+namespace kahve::table {
+namespace {
+
+std::string Hostname() {
+  char name[256] = {};
+  gethostname(name, sizeof(name) - 1);
+  return name;
+}
+
+struct TableConfig {
+  std::unique_ptr<common::Authenticator> authenticator;
+  common::PgPoolSettings pool;
+  std::string seat_key;
+  std::string rating_bearer;
+  std::string host_id;
+};
+
+// Sends one finished match, as stored in the outbox, to the rating service.
+absl::Status SendToRating(v1::RatingService::Stub& rating, const std::string& bearer,
+                          const std::string& match_id, const std::string& payload) {
+  v1::RecordMatchRequest request;
+  if (!request.ParseFromString(payload)) return absl::DataLossError("outbox payload unreadable");
+  grpc::ClientContext context;
+  context.AddMetadata("authorization", absl::StrCat("Bearer ", bearer));
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+  v1::RecordMatchResponse response;
+  const grpc::Status status = rating.RecordMatch(&context, request, &response);
+  if (status.ok()) return absl::OkStatus();
+  return absl::UnavailableError(
+      absl::StrCat("RecordMatch of ", match_id, ": ", status.error_message()));
+}
+
+class TableProcess final : public common::ServiceProcess {
+ public:
+  TableProcess(TableConfig config, const common::ServerSettings& server_settings)
+      : config_(std::move(config)),
+        pool_(config_.pool, &metrics_.registry()),
+        log_(EventLogSettings{.url = config_.pool.url,
+                              .host_id = config_.host_id,
+                              .writers = std::max(1, absl::GetFlag(FLAGS_log_writers))},
+             pool_, metrics_.registry()),
+        table_metrics_(metrics_.registry()),
+        host_(TableHostSettings{.seat_token_key = config_.seat_key,
+                                .finished_linger =
+                                    absl::Seconds(absl::GetFlag(FLAGS_finished_linger_seconds))},
+              &log_, &table_metrics_),
+        workers_(4),
+        service_(&host_, config_.authenticator.get(), &workers_),
+        server_(server_settings, &metrics_) {
+    server_.AddService(&service_, v1::TableService::service_full_name());
+  }
+
+  // Reloads this host's unfinished tables, listens, then starts the relay and the heartbeat.
+  absl::Status Start() {
+    if (absl::Status loaded = host_.LoadUnfinished(); !loaded.ok()) return loaded;
+    if (absl::Status started = server_.Start(); !started.ok()) return started;
+    endpoint_ = absl::GetFlag(FLAGS_advertise).empty()
+                    ? absl::StrCat(Hostname(), ":", server_.port())
+                    : absl::GetFlag(FLAGS_advertise);
+    // Finished matches go to the rating service from the durable outbox, retried until
+    // acknowledged.
+    rating_ = v1::RatingService::NewStub(
+        grpc::CreateChannel(common::RatingTargetFromFlags(), grpc::InsecureChannelCredentials()));
+    relay_ = std::make_unique<OutboxRelay>(
+        outbox_, [this](const std::string& match_id, const std::string& payload) {
+          return SendToRating(*rating_, config_.rating_bearer, match_id, payload);
+        });
+    heartbeat_ = std::thread([this] { Heartbeat(); });
+    common::LogInfo(
+        "kahve-table host",
+        {{"host_id", config_.host_id}, {"endpoint", endpoint_}, {"tables", host_.live_tables()}});
+    return absl::OkStatus();
+  }
+
+  int port() const override { return server_.port(); }
+
+  void Stop() override {
+    if (stopped_) return;
+    stopped_ = true;
+    if (heartbeat_.joinable()) {
+      stop_heartbeat_.Notify();
+      heartbeat_.join();
+    }
+    server_.Shutdown([this] { host_.BeginShutdown(); });
+    log_.Shutdown();
+    if (relay_) relay_->Stop();
+  }
+
+  ~TableProcess() override { Stop(); }
+
+ private:
+  // The host registry: matchmaking places tables on live hosts, least loaded first. The last beat
+  // says the host is draining.
+  void Heartbeat() {
+    bool draining = false;
+    do {
+      draining = stop_heartbeat_.HasBeenNotified();
+      const absl::Status beat =
+          log_.Heartbeat(config_.host_id, endpoint_, host_.live_tables(), draining);
+      if (!beat.ok()) {
+        common::LogWarning("heartbeat failed", {{"error", std::string(beat.message())}});
+      }
+    } while (!draining && !stop_heartbeat_.WaitForNotificationWithTimeout(absl::Seconds(2)));
+  }
+
+  TableConfig config_;
+  common::Metrics metrics_;
+  common::PgPool pool_;
+  EventLog log_;
+  TableMetrics table_metrics_;
+  TableHost host_;
+  common::WorkerPool workers_;
+  TableService service_;
+  common::GrpcServer server_;
+  std::string endpoint_;
+  std::unique_ptr<v1::RatingService::Stub> rating_;
+  Outbox outbox_{pool_, metrics_.registry()};
+  std::unique_ptr<OutboxRelay> relay_;
+  absl::Notification stop_heartbeat_;
+  std::thread heartbeat_;
+  bool stopped_ = false;
+};
+
+absl::StatusOr<std::unique_ptr<common::ServiceProcess>> StartTable(
+    const common::ServerSettings& server) {
+  TableConfig config;
+  auto authenticator = common::AuthenticatorFromFlags();
+  if (!authenticator.ok()) return authenticator.status();
+  config.authenticator = *std::move(authenticator);
+  auto pool = common::PgPoolSettingsFromFlags("table");
+  if (!pool.ok()) return pool.status();
+  config.pool = *std::move(pool);
+  auto seat_key =
+      common::SecretFromFlags(absl::GetFlag(FLAGS_seat_token_secret), "seat_token_secret");
+  if (!seat_key.ok()) return seat_key.status();
+  config.seat_key = *std::move(seat_key);
+  auto bearer = common::ServiceTokenFromFlags(absl::GetFlag(FLAGS_rating_token), "kahve-table",
+                                              "rating_token");
+  if (!bearer.ok()) return bearer.status();
+  config.rating_bearer = *std::move(bearer);
+  config.host_id = absl::GetFlag(FLAGS_host_id).empty() ? Hostname() : absl::GetFlag(FLAGS_host_id);
+
+  auto process = std::make_unique<TableProcess>(std::move(config), server);
+  if (absl::Status started = process->Start(); !started.ok()) return started;
+  return process;
+}
+
+}  // namespace
+
+const common::ServiceDescription kTableService{.name = "kahve-table",
+                                               .default_port = 50052,
+                                               .default_metrics_port = 9092,
+                                               .start = &StartTable};
+
+}  // namespace kahve::table
