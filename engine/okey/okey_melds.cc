@@ -1,0 +1,205 @@
+#include "engine/okey/okey_melds.h"
+
+namespace kahve::engine::okey {
+namespace {
+
+constexpr int kMaxRun = kNumbers;
+constexpr int kMaxSet = kColours;
+
+// A run from tiles listed low to high, each wild naming its face.
+MeldCheck CheckRun(std::span<const PlacedTile> tiles, const Jokers& jokers, int colour) {
+  MeldCheck check;
+  Meld& run = check.meld;
+  run.kind = MeldKind::kRun;
+  run.colour = colour;
+  // Each tile's number in order; the run's positions follow from the first.
+  int previous = 0;
+  for (size_t i = 0; i < tiles.size(); ++i) {
+    const bool wild = jokers.IsWild(tiles[i].tile);
+    const Face face = wild ? tiles[i].stands_for : jokers.PlaysAs(tiles[i].tile);
+    if (wild && (tiles[i].open_colour || ColourOf(face) != colour)) {
+      check.error = MeldError::kBadStandIn;
+      return check;
+    }
+    // A 1 straight after a 13 is the high 1.
+    const int position =
+        i > 0 && previous == kNumbers && NumberOf(face) == 1 ? kHighOne : NumberOf(face);
+    if (i > 0 && position != previous + 1) {
+      check.error = previous == kHighOne ? MeldError::kRunWraps : MeldError::kNotConsecutive;
+      return check;
+    }
+    if (i == 0) run.low = position;
+    if (wild) {
+      run.wild_positions |= static_cast<uint16_t>(1u << position);
+      ++run.wilds;
+    }
+    previous = position;
+  }
+  run.high = previous;
+  if (run.low == 1 && run.high == kHighOne) check.error = MeldError::kRunWraps;
+  return check;
+}
+
+MeldCheck CheckSet(std::span<const PlacedTile> tiles, const Jokers& jokers, int number) {
+  MeldCheck check;
+  Meld& set = check.meld;
+  set.kind = MeldKind::kSet;
+  set.number = number;
+  if (tiles.size() > kMaxSet) {
+    check.error = MeldError::kTooManyTiles;
+    return check;
+  }
+  for (const PlacedTile& placed : tiles) {
+    if (!jokers.IsWild(placed.tile)) {
+      const uint8_t bit = static_cast<uint8_t>(1u << ColourOf(jokers.PlaysAs(placed.tile)));
+      if ((set.real_colours & bit) != 0) check.error = MeldError::kRepeatedColour;
+      set.real_colours |= bit;
+    }
+  }
+  for (const PlacedTile& placed : tiles) {
+    if (!jokers.IsWild(placed.tile)) continue;
+    ++set.wilds;
+    if (placed.open_colour) continue;
+    const uint8_t bit = static_cast<uint8_t>(1u << ColourOf(placed.stands_for));
+    if (NumberOf(placed.stands_for) != number) {
+      check.error = MeldError::kBadStandIn;
+    } else if (((set.real_colours | set.named_colours) & bit) != 0) {
+      check.error = MeldError::kRepeatedColour;
+    }
+    set.named_colours |= bit;
+  }
+  return check;
+}
+
+}  // namespace
+
+MeldCheck CheckMeld(std::span<const PlacedTile> tiles, const Jokers& jokers) {
+  MeldCheck check;
+  if (tiles.size() < 3) {
+    check.error = MeldError::kTooFewTiles;
+    return check;
+  }
+  // The real tiles decide between run and set: one colour, or one number.
+  int colour = -1;
+  int number = -1;
+  bool one_colour = true;
+  bool one_number = true;
+  for (const PlacedTile& placed : tiles) {
+    if (jokers.IsWild(placed.tile)) continue;
+    const Face face = jokers.PlaysAs(placed.tile);
+    if (colour >= 0 && ColourOf(face) != colour) one_colour = false;
+    if (number >= 0 && NumberOf(face) != number) one_number = false;
+    colour = ColourOf(face);
+    number = NumberOf(face);
+  }
+  // Only wilds is impossible with three tiles and two okeys, but a caller may pass anything.
+  if (colour < 0) {
+    check.error = MeldError::kNotARunOrSet;
+    return check;
+  }
+  // Real tiles of one face (R5, or R5 with okeys) read as a set unless a wild names another
+  // number, which makes it a run.
+  bool wild_names_other_number = false;
+  for (const PlacedTile& placed : tiles) {
+    if (jokers.IsWild(placed.tile) && !placed.open_colour &&
+        NumberOf(placed.stands_for) != number) {
+      wild_names_other_number = true;
+    }
+  }
+  if (one_number && !(one_colour && wild_names_other_number)) {
+    return CheckSet(tiles, jokers, number);
+  }
+  if (!one_colour) {
+    check.error = MeldError::kNotARunOrSet;
+    return check;
+  }
+  if (tiles.size() > kMaxRun) {
+    check.error = MeldError::kTooManyTiles;
+    return check;
+  }
+  return CheckRun(tiles, jokers, colour);
+}
+
+std::vector<AddPlace> PlacesFor(const Meld& meld, Tile tile, const Jokers& jokers) {
+  std::vector<AddPlace> places;
+  const bool wild = jokers.IsWild(tile);
+  const Face face = jokers.PlaysAs(tile);
+  if (meld.kind == MeldKind::kRun) {
+    const bool may_grow = meld.Size() < kMaxRun;
+    // Below: down to 1 (a run ending in the high 1 may not also start at 1).
+    const int below = meld.low - 1;
+    if (may_grow && below >= 1 && !(below == 1 && meld.high == kHighOne) &&
+        (wild || face == meld.FaceAt(below))) {
+      places.push_back(AddPlace::kRunLow);
+    }
+    const int above = meld.high + 1;
+    if (may_grow && above <= kHighOne && !(above == kHighOne && meld.low == 1) &&
+        (wild || face == meld.FaceAt(above))) {
+      places.push_back(AddPlace::kRunHigh);
+    }
+    if (!wild) {
+      for (int position = meld.low; position <= meld.high; ++position) {
+        if ((meld.wild_positions >> position & 1u) != 0 && meld.FaceAt(position) == face) {
+          places.push_back(AddPlace::kReplaceWild);
+          break;
+        }
+      }
+    }
+    return places;
+  }
+  const uint8_t taken = static_cast<uint8_t>(meld.real_colours | meld.named_colours);
+  const int open_wilds = meld.wilds - CountColours(meld.named_colours);
+  if (wild) {
+    if (meld.Size() < kMaxSet) places.push_back(AddPlace::kSetColour);
+    return places;
+  }
+  if (NumberOf(face) != meld.number) return places;
+  const uint8_t bit = static_cast<uint8_t>(1u << ColourOf(face));
+  if ((meld.real_colours & bit) != 0) return places;
+  // A colour no wild was named for, with room left (open wilds keep some colours spoken for).
+  if ((taken & bit) == 0 && meld.Size() < kMaxSet) places.push_back(AddPlace::kSetColour);
+  if ((meld.named_colours & bit) != 0 || open_wilds > 0) places.push_back(AddPlace::kReplaceWild);
+  return places;
+}
+
+Meld WithTile(const Meld& meld, Tile tile, AddPlace place, const Jokers& jokers) {
+  Meld grown = meld;
+  const bool wild = jokers.IsWild(tile);
+  switch (place) {
+    case AddPlace::kRunLow:
+    case AddPlace::kRunHigh: {
+      const int position = place == AddPlace::kRunLow ? --grown.low : ++grown.high;
+      if (wild) {
+        grown.wild_positions |= static_cast<uint16_t>(1u << position);
+        ++grown.wilds;
+      }
+      break;
+    }
+    case AddPlace::kSetColour:
+      if (wild) {
+        ++grown.wilds;
+      } else {
+        grown.real_colours |= static_cast<uint8_t>(1u << ColourOf(jokers.PlaysAs(tile)));
+      }
+      break;
+    case AddPlace::kReplaceWild: {
+      --grown.wilds;
+      const Face face = jokers.PlaysAs(tile);
+      if (grown.kind == MeldKind::kRun) {
+        for (int position = grown.low; position <= grown.high; ++position) {
+          if (grown.FaceAt(position) == face) {
+            grown.wild_positions &= static_cast<uint16_t>(~(1u << position));
+          }
+        }
+      } else {
+        const uint8_t bit = static_cast<uint8_t>(1u << ColourOf(face));
+        grown.named_colours &= static_cast<uint8_t>(~bit);
+        grown.real_colours |= bit;
+      }
+      break;
+    }
+  }
+  return grown;
+}
+
+}  // namespace kahve::engine::okey

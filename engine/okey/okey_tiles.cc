@@ -1,0 +1,50 @@
+#include "engine/okey/okey_tiles.h"
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace kahve::engine::okey {
+namespace {
+
+constexpr std::string_view kColourLetters = "RBKY";
+
+}  // namespace
+
+std::string FaceName(Face face) {
+  return absl::StrCat(std::string(1, kColourLetters[ColourOf(face)]), NumberOf(face));
+}
+
+std::optional<Face> ParseFace(std::string_view name) {
+  if (name.size() < 2 || name.size() > 3) return std::nullopt;
+  const size_t colour = kColourLetters.find(name[0]);
+  if (colour == std::string_view::npos) return std::nullopt;
+  // Digits only: SimpleAtoi would also take a sign or spaces.
+  for (const char c : name.substr(1)) {
+    if (c < '0' || c > '9') return std::nullopt;
+  }
+  if (name[1] == '0') return std::nullopt;
+  int number = 0;
+  if (!absl::SimpleAtoi(absl::string_view(name.data() + 1, name.size() - 1), &number) ||
+      number < 1 || number > kNumbers) {
+    return std::nullopt;
+  }
+  return MakeFace(static_cast<int>(colour), number);
+}
+
+std::string TileName(Tile tile) { return IsFakeOkey(tile) ? "F" : FaceName(PrintedFace(tile)); }
+
+int FaceCounts::Total() const {
+  int total = wilds;
+  for (const uint8_t n : count) total += n;
+  return total;
+}
+
+void FaceCounts::Add(Tile tile, const Jokers& jokers) {
+  if (jokers.IsWild(tile)) {
+    ++wilds;
+  } else {
+    ++count[jokers.PlaysAs(tile)];
+  }
+}
+
+}  // namespace kahve::engine::okey

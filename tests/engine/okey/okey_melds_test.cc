@@ -1,0 +1,139 @@
+// Tiles and melds of the okey family (RULES.md "Okey tiles").
+
+#include "engine/okey/okey_melds.h"
+
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace kahve::engine::okey {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+// Indicator R5: the okey is R6; okey tiles are R6's two copies, fake okeys play as R6.
+const Jokers kJokers(OkeyFaceFor(*ParseFace("R5")));
+constexpr Tile kWild = MakeFace(kRed, 6) * 2;
+constexpr Tile kFake = kFirstFakeOkey;
+
+Tile T(const char* name, int copy = 0) { return static_cast<Tile>(*ParseFace(name) * 2 + copy); }
+PlacedTile P(const char* name) { return {.tile = T(name)}; }
+PlacedTile WildAs(const char* name) { return {.tile = kWild, .stands_for = *ParseFace(name)}; }
+PlacedTile WildOpen() { return {.tile = kWild, .open_colour = true}; }
+
+MeldError ErrorOf(std::vector<PlacedTile> tiles) { return CheckMeld(tiles, kJokers).error; }
+
+TEST(OkeyTilesTest, TheIndicatorNamesTheOkeyAndThirteenWrapsToOne) {
+  EXPECT_EQ(FaceName(OkeyFaceFor(*ParseFace("R5"))), "R6");
+  EXPECT_EQ(FaceName(OkeyFaceFor(*ParseFace("K13"))), "K1");
+  EXPECT_TRUE(kJokers.IsWild(kWild));
+  EXPECT_TRUE(kJokers.IsWild(kWild + 1));
+  EXPECT_FALSE(kJokers.IsWild(kFake));
+  EXPECT_EQ(kJokers.PlaysAs(kFake), MakeFace(kRed, 6));
+  EXPECT_EQ(TileName(kFake), "F");
+  EXPECT_EQ(TileName(T("Y13", 1)), "Y13");
+}
+
+TEST(OkeyTilesTest, FaceNamesParseStrictly) {
+  for (int face = 0; face < kFaces; ++face) {
+    EXPECT_EQ(ParseFace(FaceName(static_cast<Face>(face))), face);
+  }
+  for (const char* bad : {"", "R", "R0", "R14", "G5", "r5", "R05", "R+5", "R 5", "R5x", "F"}) {
+    EXPECT_EQ(ParseFace(bad), std::nullopt) << bad;
+  }
+}
+
+TEST(OkeyMeldsTest, RunsMayPutOneLowOrHighButNeverWrap) {
+  EXPECT_EQ(ErrorOf({P("B1"), P("B2"), P("B3")}), MeldError::kNone);
+  EXPECT_EQ(ErrorOf({P("B12"), P("B13"), P("B1")}), MeldError::kNone);
+  EXPECT_EQ(ErrorOf({P("B13"), P("B1"), P("B2")}), MeldError::kRunWraps);
+  EXPECT_EQ(ErrorOf({P("B1"), P("B13"), P("B12")}), MeldError::kNotConsecutive);
+  EXPECT_EQ(ErrorOf({P("B3"), P("B5"), P("B4")}), MeldError::kNotConsecutive);
+  EXPECT_EQ(ErrorOf({P("B3"), P("B4")}), MeldError::kTooFewTiles);
+  EXPECT_EQ(ErrorOf({P("B3"), P("K4"), P("B5")}), MeldError::kNotARunOrSet);
+  const Meld high = CheckMeld(std::vector{P("B12"), P("B13"), P("B1")}, kJokers).meld;
+  EXPECT_EQ(high.low, 12);
+  EXPECT_EQ(high.high, kHighOne);
+  EXPECT_EQ(high.Value(), 26);  // a 1 is worth 1 wherever it stands
+}
+
+TEST(OkeyMeldsTest, TheLongestRunHasThirteenTiles) {
+  std::vector<PlacedTile> low;
+  for (const char* name :
+       {"Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "Y9", "Y10", "Y11", "Y12", "Y13"}) {
+    low.push_back(P(name));
+  }
+  EXPECT_EQ(ErrorOf(low), MeldError::kNone);
+  std::vector<PlacedTile> high(low.begin() + 1, low.end());
+  high.push_back(P("Y1"));
+  EXPECT_EQ(ErrorOf(high), MeldError::kNone);
+  low.push_back(P("Y1"));
+  EXPECT_EQ(ErrorOf(low), MeldError::kTooManyTiles);
+}
+
+TEST(OkeyMeldsTest, SetsHoldThreeOrFourDistinctColours) {
+  EXPECT_EQ(ErrorOf({P("R7"), P("B7"), P("K7")}), MeldError::kNone);
+  EXPECT_EQ(ErrorOf({P("R7"), P("B7"), P("K7"), P("Y7")}), MeldError::kNone);
+  EXPECT_EQ(ErrorOf({P("R7"), P("B7"), P("R7")}), MeldError::kRepeatedColour);
+  EXPECT_EQ(ErrorOf({P("R7"), P("B7"), P("K7"), P("Y7"), WildOpen()}), MeldError::kTooManyTiles);
+  EXPECT_EQ(CheckMeld(std::vector{P("R7"), P("B7"), P("K7"), P("Y7")}, kJokers).meld.Value(), 28);
+}
+
+TEST(OkeyMeldsTest, AnOkeyStandsForOneMissingTileAndAFakeOnlyForTheOkeysFace) {
+  EXPECT_EQ(ErrorOf({P("B4"), WildAs("B5"), P("B6")}), MeldError::kNone);
+  EXPECT_EQ(ErrorOf({P("B4"), WildAs("K5"), P("B6")}), MeldError::kBadStandIn);
+  EXPECT_EQ(ErrorOf({P("K9"), P("Y9"), WildOpen()}), MeldError::kNone);
+  EXPECT_EQ(ErrorOf({P("K9"), P("Y9"), WildAs("R9")}), MeldError::kNone);
+  EXPECT_EQ(ErrorOf({P("K9"), P("Y9"), WildAs("K9")}), MeldError::kRepeatedColour);
+  // The fake okey is R6: R5 F R7 is a run, B6 K6 F a set, B5 F B7 nothing.
+  EXPECT_EQ(ErrorOf({P("R5"), {.tile = kFake}, P("R7")}), MeldError::kNone);
+  EXPECT_EQ(ErrorOf({P("B6"), P("K6"), {.tile = kFake}}), MeldError::kNone);
+  EXPECT_NE(ErrorOf({P("B5"), {.tile = kFake}, P("B7")}), MeldError::kNone);
+  // An okey may stand for its own face: R5 okey(R6) R7.
+  EXPECT_EQ(ErrorOf({P("R5"), WildAs("R6"), P("R7")}), MeldError::kNone);
+  const Meld run = CheckMeld(std::vector{WildAs("B3"), P("B4"), P("B5")}, kJokers).meld;
+  EXPECT_EQ(run.Value(), 12);  // the okey is worth the tile it stands for
+}
+
+TEST(OkeyMeldsTest, TilesGoAtARunsEndsASetsMissingColourOrInAnOkeysPlace) {
+  const Meld top = CheckMeld(std::vector{P("B11"), P("B12"), P("B13")}, kJokers).meld;
+  EXPECT_THAT(PlacesFor(top, T("B1"), kJokers), ElementsAre(AddPlace::kRunHigh));
+  EXPECT_THAT(PlacesFor(top, T("B10"), kJokers), ElementsAre(AddPlace::kRunLow));
+  EXPECT_THAT(PlacesFor(top, T("K10"), kJokers), IsEmpty());
+  const Meld bottom = CheckMeld(std::vector{P("B1"), P("B2"), P("B3")}, kJokers).meld;
+  EXPECT_THAT(PlacesFor(bottom, T("B13"), kJokers), IsEmpty());  // no wrapping
+  EXPECT_THAT(PlacesFor(bottom, kWild, kJokers), ElementsAre(AddPlace::kRunHigh));
+
+  const Meld with_okey = CheckMeld(std::vector{P("K4"), WildAs("K5"), P("K6")}, kJokers).meld;
+  EXPECT_THAT(PlacesFor(with_okey, T("K5", 1), kJokers), ElementsAre(AddPlace::kReplaceWild));
+  const Meld taken_out = WithTile(with_okey, T("K5"), AddPlace::kReplaceWild, kJokers);
+  EXPECT_EQ(taken_out.wilds, 0);
+  EXPECT_EQ(taken_out.wild_positions, 0);
+
+  const Meld set = CheckMeld(std::vector{P("R9"), P("B9"), WildAs("K9")}, kJokers).meld;
+  EXPECT_THAT(PlacesFor(set, T("Y9"), kJokers), ElementsAre(AddPlace::kSetColour));
+  EXPECT_THAT(PlacesFor(set, T("K9"), kJokers), ElementsAre(AddPlace::kReplaceWild));
+  EXPECT_THAT(PlacesFor(set, T("R9", 1), kJokers), IsEmpty());
+  const Meld open = CheckMeld(std::vector{P("R9"), P("B9"), WildOpen()}, kJokers).meld;
+  EXPECT_THAT(PlacesFor(open, T("Y9"), kJokers),
+              ElementsAre(AddPlace::kSetColour, AddPlace::kReplaceWild));
+  const Meld full = WithTile(open, T("Y9"), AddPlace::kSetColour, kJokers);
+  EXPECT_EQ(full.Size(), 4);
+  EXPECT_THAT(PlacesFor(full, T("K9"), kJokers), ElementsAre(AddPlace::kReplaceWild));
+  EXPECT_THAT(PlacesFor(full, kWild + 1, kJokers), IsEmpty());
+}
+
+TEST(OkeyMeldsTest, ARunOfThirteenTakesNoMoreTiles) {
+  std::vector<PlacedTile> tiles;
+  for (int number = 2; number <= 13; ++number)
+    tiles.push_back({.tile = static_cast<Tile>(MakeFace(kYellow, number) * 2)});
+  tiles.push_back(P("Y1"));
+  const Meld run = CheckMeld(tiles, kJokers).meld;
+  ASSERT_EQ(run.Size(), 13);
+  EXPECT_THAT(PlacesFor(run, kWild, kJokers), IsEmpty());
+}
+
+}  // namespace
+}  // namespace kahve::engine::okey
