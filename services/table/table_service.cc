@@ -11,12 +11,17 @@ namespace {
 constexpr int kMaxPageSize = 100;
 constexpr int kDefaultPageSize = 50;
 
-// An engine refusal travels as the status's binary details: a kahve.v1.PlayRejection.
+// An engine refusal travels in the rich error model: the status's binary details are an RpcStatus
+// (google.rpc.Status on the wire) holding the PlayRejection.
 grpc::Status PlayStatus(const absl::Status& status,
                         const std::optional<v1::PlayRejection>& rejection) {
   const grpc::Status plain = common::ToGrpcStatus(status);
   if (!rejection.has_value()) return plain;
-  return grpc::Status(plain.error_code(), plain.error_message(), rejection->SerializeAsString());
+  v1::RpcStatus details;
+  details.set_code(plain.error_code());
+  details.set_message(plain.error_message());
+  details.add_details()->PackFrom(*rejection);
+  return grpc::Status(plain.error_code(), plain.error_message(), details.SerializeAsString());
 }
 
 }  // namespace

@@ -18,14 +18,17 @@ const definition = protoLoader.loadSync(
     includeDirs: [PROTO_ROOT] });
 const v1 = grpc.loadPackageDefinition(definition).kahve.v1;
 
-// proto-loader builds codecs only for RPC messages; a refused Play carries a PlayRejection in the
-// status details, so that one type is decoded with protobufjs (which proto-loader uses inside).
+// proto-loader builds codecs only for RPC messages; a refused Play carries an RpcStatus holding a
+// PlayRejection in the status details, so those types are decoded with protobufjs (which
+// proto-loader uses inside).
 const root = new protobuf.Root();
 // Imports name files under proto/; google/protobuf/* are found among protobufjs's bundled copies
 // before this is asked.
 root.resolvePath = (origin, target) => (path.isAbsolute(target) ? target : path.join(PROTO_ROOT, target));
 root.loadSync('kahve/v1/table.proto', { keepCase: false });
+const RpcStatus = root.lookupType('kahve.v1.RpcStatus');
 const PlayRejection = root.lookupType('kahve.v1.PlayRejection');
+const kPlayRejectionUrl = 'type.googleapis.com/kahve.v1.PlayRejection';
 
 const codeName = Object.fromEntries(Object.entries(grpc.status).map(([name, code]) => [code, name]));
 
@@ -77,13 +80,16 @@ function withCodeName(err, method) {
   return err;
 }
 
-// The PlayRejection of a refused Play, or null. The server puts the serialized PlayRejection itself
-// in the grpc-status-details-bin trailer (not a google.rpc.Status wrapping it), and grpc-js leaves
-// that trailer in the error's metadata as raw bytes.
+// The PlayRejection of a refused Play, or null. The grpc-status-details-bin trailer holds a
+// google.rpc.Status (kahve.v1.RpcStatus) whose details carry the PlayRejection in an Any; grpc-js
+// leaves that trailer in the error's metadata as raw bytes.
 function playRejection(err) {
-  const details = err.metadata ? err.metadata.get('grpc-status-details-bin') : [];
-  if (details.length === 0) return null;
-  const message = PlayRejection.decode(details[0]);
+  const trailer = err.metadata ? err.metadata.get('grpc-status-details-bin') : [];
+  if (trailer.length === 0) return null;
+  const status = RpcStatus.decode(trailer[0]);
+  const detail = status.details.find((any) => any.type_url === kPlayRejectionUrl || any.typeUrl === kPlayRejectionUrl);
+  if (!detail) return null;
+  const message = PlayRejection.decode(detail.value);
   return PlayRejection.toObject(message, { enums: String, longs: String, defaults: true });
 }
 
