@@ -20,6 +20,7 @@ v1::TableUpdate UpdateFor(const AppliedEntry& applied, int recipient) {
       if (engine::IsVisibleTo(event, recipient)) *move->add_events() = event;
     }
     if (applied.result.has_value()) *move->mutable_result() = *applied.result;
+    for (const int seat : applied.to_act) move->add_to_act(seat);
   }
   return update;
 }

@@ -23,6 +23,8 @@ struct AppliedEntry {
   std::vector<v1::Event> events;
   // Set when the entry ended the game.
   std::optional<v1::Result> result;
+  // After a move: the seats that may act next (public, sent to everyone).
+  std::vector<int> to_act;
 };
 
 // The update `recipient` (a seat, or engine::kSpectator) receives for `applied`: a MoveApplied with

@@ -123,7 +123,11 @@ class SeatClient {
         over = true;
         return absl::OkStatus();
       }
-      // A move's update carries its events, not whose turn it is now: the view says.
+      // A move's update says whose turn it is now; only that seat needs the fresh view.
+      const auto& to_act = update.move().to_act();
+      if (std::find(to_act.begin(), to_act.end(), game_.assignment.seat()) == to_act.end()) {
+        return absl::OkStatus();
+      }
       auto fresh = FreshView();
       if (!fresh.ok()) return fresh.status();
       view = *std::move(fresh);

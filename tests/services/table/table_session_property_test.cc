@@ -238,6 +238,12 @@ TEST(TableSessionPropertyTest, ReplayingTheLogReproducesTheTable) {
     std::unique_ptr<TableSession> replayed = MustCreate(table.created);
     for (const AppliedEntry& applied : table.log) {
       ASSERT_TRUE(replayed->Replay(applied.entry).ok()) << "seed " << seed;
+      // Every recipient learns whose turn it is from the move's update itself.
+      if (applied.entry.has_move()) {
+        EXPECT_THAT(UpdateFor(applied, engine::kSpectator).move().to_act(),
+                    ::testing::ElementsAreArray(replayed->game().SeatsToAct()))
+            << "seed " << seed << " seq " << applied.entry.seq();
+      }
     }
     const TableSession& original = *table.session;
     EXPECT_TRUE(replayed->game().SameState(original.game())) << "seed " << seed;
