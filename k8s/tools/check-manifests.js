@@ -358,9 +358,15 @@ function checkOverlay(overlay, file) {
       const m = flag.match(/^(\w+)_target$/);
       if (!m) continue;
       const value = eff(flag);
-      const [host, port] = value.split(/:(?=\d+$)/);
+      // dns:///name:port makes the client balance over every address: a headless Service's pods.
+      const balanced = value.startsWith('dns:///');
+      const [host, port] = value.replace(/^dns:\/\/\//, '').split(/:(?=\d+$)/);
       const svc = services.find((s) => s.metadata.name === host.split('.')[0]);
       if (!expect(svc, where, `--${flag}=${value} names a Service of this overlay`)) continue;
+      if (balanced) {
+        expect(svc.spec.clusterIP === 'None', where,
+          `--${flag}=${value} balances over DNS addresses, so Service ${host} is headless`);
+      }
       const sp = (svc.spec.ports || []).find((p) => p.port === Number(port));
       if (!expect(sp, where, `Service ${host} has port ${port}`)) continue;
       const backends = kahve.filter((x) => podsOf(svc.spec.selector).includes(x.pod));

@@ -54,6 +54,12 @@ absl::Status GrpcServer::Start() {
   builder.AddListeningPort(absl::StrCat(settings_.host, ":", settings_.port),
                            grpc::InsecureServerCredentials(), &port_);
   for (grpc::Service* service : services_) builder.RegisterService(service);
+  if (settings_.max_connection_age != absl::InfiniteDuration()) {
+    builder.AddChannelArgument(
+        GRPC_ARG_MAX_CONNECTION_AGE_MS,
+        static_cast<int>(settings_.max_connection_age / absl::Milliseconds(1)));
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_GRACE_MS, 30'000);
+  }
   std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
   interceptors.push_back(metrics_->InterceptorFactory());
   builder.experimental().SetInterceptorCreators(std::move(interceptors));

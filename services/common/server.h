@@ -27,6 +27,10 @@ struct ServerSettings {
   int metrics_port = 0;  // 0: a free port; -1: no /metrics
   absl::Duration drain_period = absl::Seconds(5);
   absl::Duration shutdown_deadline = absl::Seconds(10);
+  // Finite: connections are closed (GOAWAY) after this long, so clients that balance over DNS
+  // addresses resolve again and reach replicas added since. Only for services of unary calls:
+  // streams still open get 30 s more, then end.
+  absl::Duration max_connection_age = absl::InfiniteDuration();
 };
 
 // From --host, --port, --metrics_port, --drain_seconds, --shutdown_deadline_seconds; a port flag

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "grpcpp/grpcpp.h"
 #include "services/common/server.h"
 
 namespace kahve::common {
@@ -40,6 +41,8 @@ int RunServiceMain(int argc, char** argv, const ServiceDescription& service);
 
 // --rating_target: where the rating service is, for the services that call it.
 std::string RatingTargetFromFlags();
+// A channel to --rating_target that spreads calls over every address it resolves to.
+std::shared_ptr<grpc::Channel> ChannelToRatingService();
 
 }  // namespace kahve::common
 

@@ -82,9 +82,8 @@ class MatchmakingProcess final : public common::ServiceProcess {
         pool_(pool_settings, &metrics_.registry()),
         store_(&pool_),
         mm_metrics_(metrics_.registry()),
-        ratings_(v1::RatingService::NewStub(grpc::CreateChannel(
-                     common::RatingTargetFromFlags(), grpc::InsecureChannelCredentials())),
-                 bearer, absl::Seconds(absl::GetFlag(FLAGS_rating_cache_seconds))),
+        ratings_(v1::RatingService::NewStub(common::ChannelToRatingService()), bearer,
+                 absl::Seconds(absl::GetFlag(FLAGS_rating_cache_seconds))),
         placer_({.bearer = bearer,
                  .host_max_age = absl::Seconds(absl::GetFlag(FLAGS_host_max_age_seconds))},
                 &store_),

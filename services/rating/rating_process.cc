@@ -57,8 +57,11 @@ absl::StatusOr<std::unique_ptr<common::ServiceProcess>> StartRating(
   auto settings = RatingServiceSettingsFromFlags();
   if (!settings.ok()) return settings.status();
 
+  // Only unary calls: clients may be sent to reconnect, which spreads them over new replicas.
+  common::ServerSettings server_settings = server;
+  server_settings.max_connection_age = absl::Minutes(5);
   auto process = std::make_unique<RatingProcess>(
-      *std::move(authenticator), *std::move(pool_settings), *std::move(settings), server);
+      *std::move(authenticator), *std::move(pool_settings), *std::move(settings), server_settings);
   if (absl::Status listening = process->Listen(); !listening.ok()) return listening;
   return process;
 }

@@ -97,8 +97,7 @@ class TableProcess final : public common::ServiceProcess {
                     : absl::GetFlag(FLAGS_advertise);
     // Finished matches go to the rating service from the durable outbox, retried until
     // acknowledged.
-    rating_ = v1::RatingService::NewStub(
-        grpc::CreateChannel(common::RatingTargetFromFlags(), grpc::InsecureChannelCredentials()));
+    rating_ = v1::RatingService::NewStub(common::ChannelToRatingService());
     relay_ = std::make_unique<OutboxRelay>(
         outbox_, [this](const std::string& match_id, const std::string& payload) {
           return SendToRating(*rating_, config_.rating_bearer, match_id, payload);

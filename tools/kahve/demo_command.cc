@@ -188,8 +188,7 @@ int DemoCommand(const std::vector<std::string>& args) {
     }
   }
 
-  auto rating = v1::RatingService::NewStub(
-      grpc::CreateChannel(common::RatingTargetFromFlags(), grpc::InsecureChannelCredentials()));
+  auto rating = v1::RatingService::NewStub(common::ChannelToRatingService());
   const std::string run_tag =
       absl::StrFormat("%04x", absl::Uniform<uint32_t>(absl::BitGen()) & 0xffff);
   for (const DemoClient* client : chosen) {
