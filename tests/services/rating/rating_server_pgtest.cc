@@ -3,11 +3,19 @@
 
 #include <thread>
 
+#include "absl/flags/declare.h"
+#include "absl/flags/flag.h"
+#include "absl/flags/reflection.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "services/common/service_process.h"
 #include "tests/services/rating/rating_fixture.h"
+
+ABSL_DECLARE_FLAG(std::string, rating_target);
 
 namespace kahve::rating {
 namespace {
@@ -46,6 +54,47 @@ TEST_F(RatingServiceTest, MetricsAreExposedAndPassPromtool) {
   EXPECT_THAT(*text, HasSubstr("kahve_pg_pool_connections{"));
   const absl::Status lint = testing::PromtoolCheck(*text);
   EXPECT_TRUE(lint.ok()) << lint;
+}
+
+// The value of one series of the counter in a /metrics text, or -1 when absent.
+int64_t SeriesValue(const std::string& text, const std::string& series) {
+  const size_t at = text.find(series + " ");
+  if (at == std::string::npos) return -1;
+  const size_t start = at + series.size() + 1;
+  int64_t value = -1;
+  if (!absl::SimpleAtoi(text.substr(start, text.find('\n', start) - start), &value)) return -1;
+  return value;
+}
+
+// The channel the table hosts and matchmaking use reaches every address its target names, as a
+// headless Service's name resolves to every rating pod.
+TEST_F(RatingServiceTest, CallsToTheRatingServiceSpreadOverEveryAddress) {
+  RatingServer second(url(), kProvisionalGames);
+  absl::FlagSaver restore_flags;
+  absl::SetFlag(&FLAGS_rating_target,
+                absl::StrCat("ipv4:127.0.0.1:", rating_->port(), ",127.0.0.1:", second.port()));
+  auto client = v1::RatingService::NewStub(common::ChannelToRatingService());
+  constexpr int kCalls = 40;
+  for (int i = 0; i < kCalls; ++i) {
+    v1::GetMatchRequest missing;
+    missing.set_match_id("nope");
+    v1::MatchRecord record;
+    auto context = testing::ContextFor("ana");
+    ASSERT_EQ(client->GetMatch(context.get(), missing, &record).error_code(), grpc::NOT_FOUND);
+  }
+  const std::string series =
+      "grpc_server_handled_total{grpc_code=\"NotFound\",grpc_method=\"GetMatch\","
+      "grpc_service=\"kahve.v1.RatingService\"}";
+  const auto first_text = testing::HttpGet(rating_->metrics_port(), "/metrics");
+  const auto second_text = testing::HttpGet(second.metrics_port(), "/metrics");
+  ASSERT_TRUE(first_text.ok() && second_text.ok());
+  const int64_t first = SeriesValue(*first_text, series);
+  const int64_t second_calls = SeriesValue(*second_text, series);
+  EXPECT_EQ(first + second_calls, kCalls);
+  // Round robin: once both connections are up the calls alternate; the first few may all go to
+  // whichever connected first.
+  EXPECT_GE(first, kCalls / 4);
+  EXPECT_GE(second_calls, kCalls / 4);
 }
 
 TEST(RatingOutageTest, DatabaseOutageGivesUnavailableThenRecovers) {
