@@ -18,20 +18,25 @@ struct HandKey {
 constexpr int kWildsShift = 2 * (kFaces - 32);
 
 // Best scores of subproblems, kept per thread and emptied in O(1) by a new generation per search.
-// When a probe run is full the result is simply not kept: slower, never wrong.
+// Small enough to stay in the first-level cache for a 15-tile hand; a search that finds a probe run
+// full keeps that result uncached (slower, never wrong) and makes the next search's table twice as
+// large, up to kMaxEntries (okey101's 22-tile hands reach a few thousand subproblems).
 class Memo {
  public:
-  static constexpr int kEntries = 1 << 13;
-  static constexpr int kProbes = 8;
-
   void NewSearch() {
+    if (overflowed_ && entries_.size() < kMaxEntries) {
+      entries_.assign(entries_.size() * 2, Entry{});
+      generation_ = 0;
+    }
+    overflowed_ = false;
     if (++generation_ == 0) {
       std::fill(entries_.begin(), entries_.end(), Entry{});
       generation_ = 1;
     }
   }
   const int* Find(const HandKey& key) const {
-    for (int probe = 0, slot = Slot(key); probe < kProbes; ++probe, slot = (slot + 1) & kMask) {
+    const size_t mask = entries_.size() - 1;
+    for (size_t probe = 0, slot = Slot(key); probe < kProbes; ++probe, slot = (slot + 1) & mask) {
       const Entry& entry = entries_[slot];
       if (entry.generation != generation_) return nullptr;
       if (entry.key == key) return &entry.score;
@@ -39,29 +44,34 @@ class Memo {
     return nullptr;
   }
   void Store(const HandKey& key, int score) {
-    for (int probe = 0, slot = Slot(key); probe < kProbes; ++probe, slot = (slot + 1) & kMask) {
+    const size_t mask = entries_.size() - 1;
+    for (size_t probe = 0, slot = Slot(key); probe < kProbes; ++probe, slot = (slot + 1) & mask) {
       Entry& entry = entries_[slot];
       if (entry.generation != generation_) {
         entry = Entry{key, score, generation_};
         return;
       }
     }
+    overflowed_ = true;
   }
 
  private:
-  static constexpr int kMask = kEntries - 1;
+  static constexpr size_t kFirstEntries = 1 << 10;
+  static constexpr size_t kMaxEntries = 1 << 16;
+  static constexpr size_t kProbes = 8;
   struct Entry {
     HandKey key;
     int score = 0;
     uint32_t generation = 0;
   };
-  static int Slot(const HandKey& key) {
+  size_t Slot(const HandKey& key) const {
     const uint64_t mixed = key.low * 0x9E3779B97F4A7C15ULL ^
                            (key.high + 0x632BE59BD9B4E019ULL) * 0xBF58476D1CE4E5B9ULL;
-    return static_cast<int>(mixed >> 51) & kMask;
+    return static_cast<size_t>(mixed >> 40) & (entries_.size() - 1);
   }
-  std::vector<Entry> entries_ = std::vector<Entry>(kEntries);
+  std::vector<Entry> entries_ = std::vector<Entry>(kFirstEntries);
   uint32_t generation_ = 0;
+  bool overflowed_ = false;
 };
 
 Memo& ThreadMemo() {
@@ -77,7 +87,10 @@ class Search {
   Search(const FaceCounts& hand, ArrangementGoal goal) : goal_(goal), hand_(hand) {
     counts_ = hand.count;
     wilds_ = hand.wilds;
-    for (int face = 0; face < kFaces; ++face) Shift(face, counts_[face]);
+    for (int face = 0; face < kFaces; ++face) {
+      Shift(face, counts_[face]);
+      if (counts_[face] > 0) occupied_ |= uint64_t{1} << face;
+    }
     key_.high += static_cast<uint64_t>(wilds_) << kWildsShift;
     memo_.NewSearch();
   }
@@ -90,7 +103,7 @@ class Search {
     arrangement.loose = hand_;
     int face = 0;
     for (;;) {
-      while (face < kFaces && counts_[face] == 0) ++face;
+      face = LowestFrom(face);
       if (face == kFaces) return arrangement;
       const int target = Best(face);
       bool followed = false;
@@ -127,9 +140,14 @@ class Search {
                                                 : meld.Size() * 512 + meld.Value();
   }
 
+  // The lowest face left at or above `from`, or kFaces.
+  int LowestFrom(int from) const {
+    const uint64_t above = occupied_ >> from << from;
+    return above == 0 ? kFaces : __builtin_ctzll(above);
+  }
+
   int Best(int from) {
-    int face = from;
-    while (face < kFaces && counts_[face] == 0) ++face;
+    const int face = LowestFrom(from);
     if (face == kFaces) return 0;
     if (const int* known = memo_.Find(key_)) return *known;
     int best = 0;
@@ -245,11 +263,12 @@ class Search {
     }
   }
   void Take(int face) {
-    --counts_[face];
+    if (--counts_[face] == 0) occupied_ &= ~(uint64_t{1} << face);
     Shift(face, -1);
   }
   void Give(int face) {
     ++counts_[face];
+    occupied_ |= uint64_t{1} << face;
     Shift(face, +1);
   }
   // Takes the meld's tiles out of the hand (direction +1) or puts them back (-1).
@@ -267,6 +286,8 @@ class Search {
   const FaceCounts hand_;
   std::array<uint8_t, kFaces> counts_;
   int wilds_ = 0;
+  // Bit f set while face f has a tile left: the next face to place is its lowest bit.
+  uint64_t occupied_ = 0;
   HandKey key_;
   // Looked up once: every access to a thread_local goes through its init check.
   Memo& memo_ = ThreadMemo();
