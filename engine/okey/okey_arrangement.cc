@@ -7,15 +7,21 @@
 namespace kahve::engine::okey {
 namespace {
 
-// What is left of a hand, as a key: two bits of count per face (faces 0..31 in `low`, 32..51 in
-// `high`) and the wilds above them. The faces below the lowest one left are all empty, so the key
-// alone names the subproblem.
-struct HandKey {
-  uint64_t low = 0;
-  uint64_t high = 0;
-  bool operator==(const HandKey&) const = default;
-};
-constexpr int kWildsShift = 2 * (kFaces - 32);
+// What is left of a hand, packed: two bits of count per face (bits 2f and 2f+1), the wilds above
+// them. The faces below the lowest one left are all empty, so the key alone names a subproblem,
+// and laying a meld is one subtraction.
+__extension__ typedef unsigned __int128 HandKey;
+constexpr int kWildsBit = 2 * kFaces;
+constexpr HandKey One(int face) { return HandKey{1} << (2 * face); }
+constexpr HandKey Wilds(int wilds) { return static_cast<HandKey>(wilds) << kWildsBit; }
+constexpr int CountOf(HandKey key, int face) { return static_cast<int>(key >> (2 * face)) & 3; }
+constexpr int WildsOf(HandKey key) { return static_cast<int>(key >> kWildsBit) & 3; }
+// The low bit of every face's pair.
+constexpr HandKey kLowBits = [] {
+  HandKey bits = 0;
+  for (int face = 0; face < kFaces; ++face) bits |= One(face);
+  return bits;
+}();
 
 // Best scores of subproblems, kept per thread and emptied in O(1) by a new generation per search.
 // Small enough to stay in the first-level cache for a 15-tile hand; a search that finds a probe run
@@ -65,8 +71,10 @@ class Memo {
     uint32_t generation = 0;
   };
   size_t Slot(const HandKey& key) const {
-    const uint64_t mixed = key.low * 0x9E3779B97F4A7C15ULL ^
-                           (key.high + 0x632BE59BD9B4E019ULL) * 0xBF58476D1CE4E5B9ULL;
+    const auto low = static_cast<uint64_t>(key);
+    const auto high = static_cast<uint64_t>(key >> 64);
+    const uint64_t mixed =
+        low * 0x9E3779B97F4A7C15ULL ^ (high + 0x632BE59BD9B4E019ULL) * 0xBF58476D1CE4E5B9ULL;
     return static_cast<size_t>(mixed >> 40) & (entries_.size() - 1);
   }
   std::vector<Entry> entries_ = std::vector<Entry>(kFirstEntries);
@@ -85,13 +93,8 @@ Memo& ThreadMemo() {
 class Search {
  public:
   Search(const FaceCounts& hand, ArrangementGoal goal) : goal_(goal), hand_(hand) {
-    counts_ = hand.count;
-    wilds_ = hand.wilds;
-    for (int face = 0; face < kFaces; ++face) {
-      Shift(face, counts_[face]);
-      if (counts_[face] > 0) occupied_ |= uint64_t{1} << face;
-    }
-    key_.high += static_cast<uint64_t>(wilds_) << kWildsShift;
+    for (int face = 0; face < kFaces; ++face) key_ += One(face) * hand.count[face];
+    key_ += Wilds(hand.wilds);
     memo_.NewSearch();
   }
 
@@ -101,36 +104,27 @@ class Search {
   Arrangement Reconstruct() {
     Arrangement arrangement;
     arrangement.loose = hand_;
-    int face = 0;
-    for (;;) {
-      face = LowestFrom(face);
-      if (face == kFaces) return arrangement;
+    for (int face = LowestFrom(0); face < kFaces; face = LowestFrom(face)) {
       const int target = Best(face);
       bool followed = false;
-      ForEachOption(face, [&](const Meld* meld) {
+      ForEachOption(face, [&](const Meld* meld, HandKey used) {
         if (followed) return;
-        if (meld == nullptr) {
-          Take(face);
-          if (Best(face) == target) {
-            followed = true;
-            return;
-          }
-          Give(face);
+        key_ -= used;
+        const int score = (meld == nullptr ? 0 : Score(*meld)) + Best(face);
+        if (score != target) {
+          key_ += used;
           return;
         }
-        Lay(*meld, +1);
-        if (Score(*meld) + Best(face) == target) {
-          followed = true;
-          arrangement.melds[arrangement.meld_count++] = *meld;
-          arrangement.value += meld->Value();
-          arrangement.tiles_in_melds += meld->Size();
-          arrangement.loose.wilds -= meld->wilds;
-          ForEachRealFace(*meld, [&](Face f) { --arrangement.loose.count[f]; });
-          return;
-        }
-        Lay(*meld, -1);
+        followed = true;
+        if (meld == nullptr) return;
+        arrangement.melds[arrangement.meld_count++] = *meld;
+        arrangement.value += meld->Value();
+        arrangement.tiles_in_melds += meld->Size();
+        arrangement.loose.wilds -= meld->wilds;
+        for (int f = 0; f < kFaces; ++f) arrangement.loose.count[f] -= CountOf(used, f);
       });
     }
+    return arrangement;
   }
 
  private:
@@ -142,8 +136,12 @@ class Search {
 
   // The lowest face left at or above `from`, or kFaces.
   int LowestFrom(int from) const {
-    const uint64_t above = occupied_ >> from << from;
-    return above == 0 ? kFaces : __builtin_ctzll(above);
+    HandKey left = (key_ | key_ >> 1) & kLowBits;
+    left &= ~(One(from) - 1);
+    const auto low = static_cast<uint64_t>(left);
+    if (low != 0) return __builtin_ctzll(low) / 2;
+    const auto high = static_cast<uint64_t>(left >> 64);
+    return high == 0 ? kFaces : 32 + __builtin_ctzll(high) / 2;
   }
 
   int Best(int from) {
@@ -151,70 +149,76 @@ class Search {
     if (face == kFaces) return 0;
     if (const int* known = memo_.Find(key_)) return *known;
     int best = 0;
-    ForEachOption(face, [&](const Meld* meld) {
-      if (meld == nullptr) {
-        Take(face);
-        best = std::max(best, Best(face));
-        Give(face);
-      } else {
-        Lay(*meld, +1);
-        best = std::max(best, Score(*meld) + Best(face));
-        Lay(*meld, -1);
-      }
+    ForEachOption(face, [&](const Meld* meld, HandKey used) {
+      key_ -= used;
+      best = std::max(best, (meld == nullptr ? 0 : Score(*meld)) + Best(face));
+      key_ += used;
     });
     memo_.Store(key_, best);
     return best;
   }
 
-  // Calls `visit` with each meld `face` can be the lowest real tile of, then with nullptr for
-  // leaving it loose.
+  // Calls `visit(meld, tiles it uses)` with each meld `face` can be the lowest real tile of, then
+  // `visit(nullptr, the tile)` for leaving it loose.
   template <typename Visit>
   void ForEachOption(int face, Visit visit) {
     const int colour = ColourOf(static_cast<Face>(face));
     const int number = NumberOf(static_cast<Face>(face));
-    ForEachSet(colour, number, visit);
-    ForEachRun(colour, number, visit);
-    if (number == 1) ForEachRunEndingInHighOne(colour, visit);
-    visit(nullptr);
+    ForEachSet(face, colour, number, visit);
+    ForEachRun(face, colour, number, visit);
+    if (number == 1) ForEachRunEndingInHighOne(face, colour, visit);
+    visit(nullptr, One(face));
   }
 
-  // Sets of `number` holding the `colour` tile. The colours below it are used up (faces go in
-  // order), so the others come from the colours above or from wilds; wilds fill a set only when
-  // every free real colour is in it (see the header).
+  // Sets of `number` holding `face`. The colours below it are used up (faces go in order), so
+  // the others come from the colours above or from wilds; wilds fill a set only when every free
+  // real colour is in it (see the header).
   template <typename Visit>
-  void ForEachSet(int colour, int number, Visit visit) {
+  void ForEachSet(int face, int colour, int number, Visit visit) {
+    const int wilds_left = WildsOf(key_);
     uint8_t free_colours = 0;
     for (int other = colour + 1; other < kColours; ++other) {
-      if (counts_[MakeFace(other, number)] > 0) free_colours |= static_cast<uint8_t>(1u << other);
+      if (CountOf(key_, MakeFace(other, number)) > 0) {
+        free_colours |= static_cast<uint8_t>(1u << other);
+      }
     }
     for (uint8_t chosen = free_colours;;
          chosen = static_cast<uint8_t>((chosen - 1) & free_colours)) {
       const int reals = 1 + CountColours(chosen);
+      HandKey used = One(face);
+      for (int other = colour + 1; other < kColours; ++other) {
+        if ((chosen >> other & 1u) != 0) used += One(MakeFace(other, number));
+      }
       for (int size = std::max(3, reals); size <= kColours; ++size) {
         const int wilds = size - reals;
-        if (wilds > wilds_ || (wilds > 0 && chosen != free_colours)) continue;
+        if (wilds > wilds_left || (wilds > 0 && chosen != free_colours)) continue;
         Meld set{.kind = MeldKind::kSet, .number = number, .wilds = wilds};
         set.real_colours = static_cast<uint8_t>(chosen | (1u << colour));
-        visit(&set);
+        visit(&set, used + Wilds(wilds));
       }
       if (chosen == 0) break;
     }
   }
 
-  // Runs whose lowest real tile is (`colour`, `number`): wilds may stand below it; above it each
-  // position takes its real tile when one is free, else a wild.
+  // Runs whose lowest real tile is `face`: wilds may stand below it; above it each position takes
+  // its real tile when one is free, else a wild.
   template <typename Visit>
-  void ForEachRun(int colour, int number, Visit visit) {
-    for (int low = number; low >= std::max(1, number - wilds_); --low) {
+  void ForEachRun(int face, int colour, int number, Visit visit) {
+    const int wilds_left = WildsOf(key_);
+    for (int low = number; low >= std::max(1, number - wilds_left); --low) {
       Meld run{.kind = MeldKind::kRun, .colour = colour, .low = low, .high = number};
       run.wilds = number - low;
       for (int position = low; position < number; ++position) run.wild_positions |= Bit(position);
+      HandKey used = One(face);
       for (;;) {
-        if (run.Size() >= 3) visit(&run);
+        if (run.Size() >= 3) visit(&run, used + Wilds(run.wilds));
         const int next = run.high + 1;
         if (next > kHighOne || (next == kHighOne && run.low == 1)) break;
-        if (counts_[run.FaceAt(next)] == 0) {
-          if (run.wilds == wilds_) break;
+        const Face next_face = run.FaceAt(next);
+        if (CountOf(key_, next_face) > 0) {
+          used += One(next_face);
+        } else {
+          if (run.wilds == wilds_left) break;
           run.wild_positions |= Bit(next);
           ++run.wilds;
         }
@@ -223,72 +227,31 @@ class Search {
     }
   }
 
-  // Runs low..13 topped by the `colour` 1 (12-13-1 and longer).
+  // Runs low..13 topped by the 1 `face` (12-13-1 and longer).
   template <typename Visit>
-  void ForEachRunEndingInHighOne(int colour, Visit visit) {
+  void ForEachRunEndingInHighOne(int face, int colour, Visit visit) {
+    const int wilds_left = WildsOf(key_);
     Meld run{.kind = MeldKind::kRun, .colour = colour, .low = kHighOne, .high = kHighOne};
+    HandKey used = One(face);
     for (int low = kNumbers; low >= 2; --low) {
-      if (counts_[run.FaceAt(low)] == 0) {
-        if (run.wilds == wilds_) return;
+      const Face low_face = run.FaceAt(low);
+      if (CountOf(key_, low_face) > 0) {
+        used += One(low_face);
+      } else {
+        if (run.wilds == wilds_left) return;
         run.wild_positions |= Bit(low);
         ++run.wilds;
       }
       run.low = low;
-      if (run.Size() >= 3) visit(&run);
+      if (run.Size() >= 3) visit(&run, used + Wilds(run.wilds));
     }
   }
 
   static uint16_t Bit(int position) { return static_cast<uint16_t>(1u << position); }
 
-  template <typename Fn>
-  static void ForEachRealFace(const Meld& meld, Fn fn) {
-    if (meld.kind == MeldKind::kSet) {
-      for (int colour = 0; colour < kColours; ++colour) {
-        if ((meld.real_colours >> colour & 1u) != 0) fn(MakeFace(colour, meld.number));
-      }
-      return;
-    }
-    for (int position = meld.low; position <= meld.high; ++position) {
-      if ((meld.wild_positions >> position & 1u) == 0) fn(meld.FaceAt(position));
-    }
-  }
-
-  void Shift(int face, int delta) {
-    const int bit = 2 * (face < 32 ? face : face - 32);
-    uint64_t& word = face < 32 ? key_.low : key_.high;
-    if (delta >= 0) {
-      word += static_cast<uint64_t>(delta) << bit;
-    } else {
-      word -= static_cast<uint64_t>(-delta) << bit;
-    }
-  }
-  void Take(int face) {
-    if (--counts_[face] == 0) occupied_ &= ~(uint64_t{1} << face);
-    Shift(face, -1);
-  }
-  void Give(int face) {
-    ++counts_[face];
-    occupied_ |= uint64_t{1} << face;
-    Shift(face, +1);
-  }
-  // Takes the meld's tiles out of the hand (direction +1) or puts them back (-1).
-  void Lay(const Meld& meld, int direction) {
-    ForEachRealFace(meld, [&](Face f) { direction > 0 ? Take(f) : Give(f); });
-    wilds_ -= direction * meld.wilds;
-    if (direction > 0) {
-      key_.high -= static_cast<uint64_t>(meld.wilds) << kWildsShift;
-    } else {
-      key_.high += static_cast<uint64_t>(meld.wilds) << kWildsShift;
-    }
-  }
-
   const ArrangementGoal goal_;
   const FaceCounts hand_;
-  std::array<uint8_t, kFaces> counts_;
-  int wilds_ = 0;
-  // Bit f set while face f has a tile left: the next face to place is its lowest bit.
-  uint64_t occupied_ = 0;
-  HandKey key_;
+  HandKey key_ = 0;
   // Looked up once: every access to a thread_local goes through its init check.
   Memo& memo_ = ThreadMemo();
 };
