@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The shipped kahve-rating binary, configured only through KAHVE_ environment variables: it
-# starts on a fresh migrated database, serves /metrics, and on SIGTERM drains and exits 0.
+# starts on a fresh migrated database, serves /metrics, reports SERVING to `kahve health`, and on
+# SIGTERM drains (no longer SERVING) and exits 0.
 # Usage: rating_binary_test.sh KAHVE_RATING KAHVE_CLI ADMIN_URL_FILE
 set -euo pipefail
 rating="$1"
@@ -42,10 +43,30 @@ exec 3<&-
 grep -q "kahve_record_match_seconds_count 0" <<<"$metrics" || fail "/metrics lacks the rating metrics"
 grep -q "kahve_pg_pool_connections" <<<"$metrics" || fail "/metrics lacks the pool gauges"
 
+grpc_port=$(grep -o '"msg":"server started".*' "$work/log" | grep -o '"port":[0-9]*' | head -1 | cut -d: -f2)
+[ -n "$grpc_port" ] || fail "no gRPC port logged"
+for service in "" kahve.v1.RatingService; do
+  health="$("$cli" health --target "127.0.0.1:$grpc_port" --service "$service")" ||
+    fail "kahve health --service '$service' exited non-zero: $health"
+  [ "$health" = SERVING ] || fail "kahve health --service '$service' printed $health"
+done
+health=0
+"$cli" health --target "127.0.0.1:$grpc_port" --service kahve.v1.NoSuchService >/dev/null 2>&1 ||
+  health=$?
+[ "$health" -eq 1 ] || fail "kahve health exited $health for a service the server does not have"
+
 kill -TERM "$pid"
+for _ in $(seq 200); do
+  grep -q '"msg":"draining"' "$work/log" && break
+  sleep 0.05
+done
+# Draining (NOT_SERVING) or already stopped: either way not SERVING, exit 1.
+health=0
+"$cli" health --target "127.0.0.1:$grpc_port" >"$work/health" 2>&1 || health=$?
+[ "$health" -eq 1 ] || fail "kahve health exited $health while the server drains: $(cat "$work/health")"
 status=0
 wait "$pid" || status=$?
 [ "$status" -eq 0 ] || fail "exit status $status after SIGTERM"
 grep -q '"msg":"draining"' "$work/log" || fail "no drain logged"
 grep -q '"msg":"server stopped"' "$work/log" || fail "no stop logged"
-echo "kahve-rating: started from the environment, served /metrics, drained and exited 0 on SIGTERM"
+echo "kahve-rating: started from the environment, served /metrics and health, drained and exited 0 on SIGTERM"

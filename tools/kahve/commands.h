@@ -17,6 +17,9 @@ int ScenarioCommand(const std::vector<std::string>& args);
 int MigrateCommand(const std::vector<std::string>& args);
 // kahve token --player ID [--role service|admin] [--ttl DURATION]: prints an HS256 JWT.
 int TokenCommand(const std::vector<std::string>& args);
+// kahve health --target H:P [--service NAME]: one grpc.health.v1 Check; prints the status and
+// returns 0 only on SERVING.
+int HealthCommand(const std::vector<std::string>& args);
 // kahve rate: reads {"teams": [[{"mu":..,"sigma":..}],..], "ranks"|"scores": [..]} on stdin,
 // prints the updated teams with full double precision.
 int RateCommand(const std::vector<std::string>& args);

@@ -24,6 +24,8 @@ constexpr char kUsage[] =
     "      applies pending schema migrations under an advisory lock\n"
     "  token --player ID [--role service|admin] [--ttl 24h]\n"
     "      prints an HS256 JWT signed with --jwt_hs256_secret (KAHVE_JWT_HS256_SECRET)\n"
+    "  health --target H:P [--service NAME]\n"
+    "      one grpc.health.v1 check; prints the status, exits 0 only on SERVING\n"
     "  rate < request.json\n"
     "      rates one match with the service's model (docs/ratings.md)\n"
     "  load rating [--target H:P] [--database URL] [--seconds S] [--concurrency C]\n"
@@ -64,6 +66,7 @@ int main(int argc, char** argv) {
 #ifdef KAHVE_WITH_SERVICES
   if (command == "migrate") return kahve::tools::MigrateCommand(args);
   if (command == "token") return kahve::tools::TokenCommand(args);
+  if (command == "health") return kahve::tools::HealthCommand(args);
   if (command == "rate") return kahve::tools::RateCommand(args);
   if (command == "load") return kahve::tools::LoadCommand(args);
   if (command == "demo") return kahve::tools::DemoCommand(args);

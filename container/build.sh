@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Builds the images kahve:latest (Dockerfile) and kahve-postgres:15
+# (container/postgres.Containerfile), after making the base image when podman lacks it.
+#
+# Layers are reused between runs; the Dockerfile's build stage is tagged kahve-build:latest so
+# its package layer stays cached. An image a tag named before and no longer names is removed,
+# with the layers nothing else uses, so rebuilds do not pile up (about 1.4 GB each).
+# The build stage compiles through ccache with a host folder mounted at /ccache: the host's own
+# ccache folder, so what the host build of this tree compiled is a hit (same path, preset and
+# locale: see Dockerfile), or ~/.cache/kahve-image-ccache on a host without ccache.
+#
+# Usage: container/build.sh [IMAGE]    IMAGE: the tag of the kahve image (default kahve:latest)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+# shellcheck source=container/common.sh
+source "$here/common.sh"
+podman=("${kahve_podman[@]}")
+image="${1:-kahve:latest}"
+stage="kahve-build:latest"
+postgres="kahve-postgres:15"
+
+bash "$here/base-image.sh"
+
+image_id() { "${podman[@]}" image inspect --format '{{.Id}}' "$1" 2>/dev/null || true; }
+tags=("$image" "$stage" "$postgres")
+before=()
+for tag in "${tags[@]}"; do before+=("$(image_id "$tag")"); done
+
+if command -v ccache >/dev/null; then
+  cache="$(ccache --get-config cache_dir)"
+else
+  cache="$HOME/.cache/kahve-image-ccache"
+fi
+mkdir -p "$cache"
+# ccache's keys include these variables, set or not: the image build gets the ones this shell has.
+locale=""
+for var in LANG LC_ALL LC_CTYPE LC_MESSAGES; do
+  if [ -n "${!var+set}" ]; then locale+="$var=${!var} "; fi
+done
+
+build=("${podman[@]}" build "${kahve_limits[@]}" --network host --pull=never)
+kahve=("${build[@]}" --volume "$cache:/ccache" --build-arg KAHVE_SRC="$root"
+  --build-arg KAHVE_BUILD_LOCALE="$locale" --file "$root/Dockerfile")
+"${kahve[@]}" --target build --tag "$stage" "$root"
+"${kahve[@]}" --tag "$image" "$root"
+"${build[@]}" --tag "$postgres" --file "$root/container/postgres.Containerfile" "$root"
+
+for i in "${!tags[@]}"; do
+  if [ -n "${before[$i]}" ] && [ "${before[$i]}" != "$(image_id "${tags[$i]}")" ]; then
+    # Kept when a container or another tag still uses it.
+    "${podman[@]}" rmi "${before[$i]}" >/dev/null 2>&1 || true
+  fi
+done
+"${podman[@]}" image ls --filter reference="$image" --filter reference="$postgres"
