@@ -162,6 +162,24 @@ std::vector<AddPlace> PlacesFor(const Meld& meld, Tile tile, const Jokers& joker
   return places;
 }
 
+std::vector<LayOffTarget> LayOffTargets(std::span<const Meld> table, Tile tile,
+                                        const Jokers& jokers) {
+  std::vector<LayOffTarget> targets;
+  for (size_t i = 0; i < table.size(); ++i) {
+    for (const AddPlace place : PlacesFor(table[i], tile, jokers)) {
+      targets.push_back({static_cast<int>(i), place});
+    }
+  }
+  return targets;
+}
+
+bool IsPenaltyTile(std::span<const Meld> table, Tile tile, const Jokers& jokers) {
+  for (const LayOffTarget& target : LayOffTargets(table, tile, jokers)) {
+    if (target.place != AddPlace::kReplaceWild) return true;
+  }
+  return false;
+}
+
 Meld WithTile(const Meld& meld, Tile tile, AddPlace place, const Jokers& jokers) {
   Meld grown = meld;
   const bool wild = jokers.IsWild(tile);

@@ -87,6 +87,19 @@ enum class AddPlace : uint8_t {
 // Each place `tile` fits on `meld`, at most one of each kind. A wild fits any open end or colour;
 // kReplaceWild needs the real tile (a fake okey when the wild stands for the okey's face).
 std::vector<AddPlace> PlacesFor(const Meld& meld, Tile tile, const Jokers& jokers);
+// A place on the table a tile can go: the meld's index and where on it.
+struct LayOffTarget {
+  int meld = 0;
+  AddPlace place = AddPlace::kRunLow;
+  bool operator==(const LayOffTarget&) const = default;
+};
+// Every place on `table` (the melds laid, in order) that `tile` can go, meld by meld.
+std::vector<LayOffTarget> LayOffTargets(std::span<const Meld> table, Tile tile,
+                                        const Jokers& jokers);
+// A penalty tile (okey51, okey101): one that could be added to a run or set on the table. A tile
+// that could only take an okey out is not one; a wild is one wherever a meld has room.
+bool IsPenaltyTile(std::span<const Meld> table, Tile tile, const Jokers& jokers);
+
 // `meld` with `tile` added at `place` (which PlacesFor listed). A wild added to a run's end stands
 // for the next position there; to a set, for an open colour.
 Meld WithTile(const Meld& meld, Tile tile, AddPlace place, const Jokers& jokers);

@@ -135,5 +135,35 @@ TEST(OkeyMeldsTest, ARunOfThirteenTakesNoMoreTiles) {
   EXPECT_THAT(PlacesFor(run, kWild, kJokers), IsEmpty());
 }
 
+TEST(OkeyMeldsTest, LayOffTargetsAndPenaltyTilesLookAtEveryMeldOnTheTable) {
+  const std::vector<Meld> table = {
+      CheckMeld(std::vector{P("B11"), P("B12"), P("B13")}, kJokers).meld,
+      CheckMeld(std::vector{P("K4"), WildAs("K5"), P("K6")}, kJokers).meld,
+      CheckMeld(std::vector{P("R9"), P("B9"), P("K9")}, kJokers).meld,
+      CheckMeld(std::vector{P("R10"), P("B10"), P("K10"), P("Y10")}, kJokers).meld,
+  };
+  EXPECT_THAT(LayOffTargets(table, T("B10"), kJokers),
+              ElementsAre(LayOffTarget{0, AddPlace::kRunLow}));
+  EXPECT_THAT(LayOffTargets(table, T("Y9"), kJokers),
+              ElementsAre(LayOffTarget{2, AddPlace::kSetColour}));
+  EXPECT_TRUE(IsPenaltyTile(table, T("B10"), kJokers));
+  EXPECT_TRUE(IsPenaltyTile(table, T("K7"), kJokers));
+  // K5 only takes the okey out of K4-okey-K6: not a penalty tile.
+  EXPECT_THAT(LayOffTargets(table, T("K5"), kJokers),
+              ElementsAre(LayOffTarget{1, AddPlace::kReplaceWild}));
+  EXPECT_FALSE(IsPenaltyTile(table, T("K5"), kJokers));
+  // Nothing takes a fifth 10 or a B8 in this layout.
+  EXPECT_FALSE(IsPenaltyTile(table, T("Y10", 1), kJokers));
+  EXPECT_FALSE(IsPenaltyTile(table, T("B8"), kJokers));
+  // An okey fits the runs' open ends and the set of three, not the full set.
+  const std::vector<LayOffTarget> okey = LayOffTargets(table, kWild, kJokers);
+  EXPECT_THAT(okey,
+              ElementsAre(LayOffTarget{0, AddPlace::kRunLow}, LayOffTarget{0, AddPlace::kRunHigh},
+                          LayOffTarget{1, AddPlace::kRunLow}, LayOffTarget{1, AddPlace::kRunHigh},
+                          LayOffTarget{2, AddPlace::kSetColour}));
+  EXPECT_TRUE(IsPenaltyTile(table, kWild, kJokers));
+  EXPECT_FALSE(IsPenaltyTile(std::span<const Meld>(table).subspan(3), kWild, kJokers));
+}
+
 }  // namespace
 }  // namespace kahve::engine::okey
