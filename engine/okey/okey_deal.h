@@ -1,0 +1,37 @@
+#ifndef KAHVE_ENGINE_OKEY_OKEY_DEAL_H_
+#define KAHVE_ENGINE_OKEY_OKEY_DEAL_H_
+
+// Dealing the okey family's tiles (RULES.md "Okey tiles", okey "Digital deal"): shuffle the 106
+// tiles with the engine's own generator (the same seed gives the same deal on every machine), deal
+// the starter one tile more than the others, then turn up the indicator: the next tile that is not
+// a fake okey (fakes passed over stay in the deck, in place). The rest is the deck, drawn from its
+// front; the indicator is never drawn (docs/engine.md, "The okey family").
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/okey/okey_tiles.h"
+
+namespace kahve::engine::okey {
+
+struct OkeyDeal {
+  Face indicator = 0;
+  Tile indicator_tile = 0;
+  // hands[seat]; the starter's holds `starter_tiles`, the others one fewer.
+  std::vector<std::vector<Tile>> hands;
+  // Drawn from the front.
+  std::vector<Tile> deck;
+
+  Face okey() const { return OkeyFaceFor(indicator); }
+};
+
+// Deals `players` hands from a deck shuffled by `seed`: `starter` gets `starter_tiles` (okey and
+// okey51: 15; okey101: 22), every other seat one fewer.
+OkeyDeal DealTiles(uint64_t seed, int players, int starter, int starter_tiles);
+
+// Deals from `order` (every tile exactly once, dealt from the front): scenarios' preset deals.
+OkeyDeal DealFromOrder(std::vector<Tile> order, int players, int starter, int starter_tiles);
+
+}  // namespace kahve::engine::okey
+
+#endif  // KAHVE_ENGINE_OKEY_OKEY_DEAL_H_
