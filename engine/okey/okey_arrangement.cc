@@ -201,7 +201,10 @@ class Search {
   }
 
   // Runs whose lowest real tile is `face`: wilds may stand below it; above it each position takes
-  // its real tile when one is free, else a wild.
+  // its real tile when one is free, else a wild. A run with a wild below `face` is offered only
+  // when it reaches 13 or the high 1: any other could move that wild to just above its top, or
+  // take the real tile there and keep the wild, as good in tiles and worth more (above 13 the wild
+  // would be the high 1, worth 1, so there the wild below stays).
   template <typename Visit>
   void ForEachRun(int face, int colour, int number, Visit visit) {
     const int wilds_left = WildsOf(key_);
@@ -211,7 +214,9 @@ class Search {
       for (int position = low; position < number; ++position) run.wild_positions |= Bit(position);
       HandKey used = One(face);
       for (;;) {
-        if (run.Size() >= 3) visit(&run, used + Wilds(run.wilds));
+        if (run.Size() >= 3 && (low == number || run.high >= kNumbers)) {
+          visit(&run, used + Wilds(run.wilds));
+        }
         const int next = run.high + 1;
         if (next > kHighOne || (next == kHighOne && run.low == 1)) break;
         const Face next_face = run.FaceAt(next);
