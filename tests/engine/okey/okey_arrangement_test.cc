@@ -179,21 +179,34 @@ void Oracle(const OracleHand& tiles, int value, int in_melds, int loose, OracleB
   }
 }
 
-TEST(OkeyArrangementTest, AgreesWithTheOracleOnRandomSmallHands) {
-  // Faces from two colours and numbers 10..13 and 1..3, so runs (with the high 1), sets and
-  // duplicates are common; up to two wilds.
-  std::vector<int> pool;
+// Two pools of tiles: two colours with duplicates (runs, the high 1, duplicate faces), and all four
+// colours at a few numbers (sets of three and four beside runs). Each has up to two wilds.
+std::vector<std::vector<int>> OraclePools() {
+  std::vector<int> runs;
   for (const int colour : {kRed, kBlack}) {
     for (const int number : {1, 2, 3, 10, 11, 12, 13}) {
-      pool.push_back(MakeFace(colour, number));
-      pool.push_back(MakeFace(colour, number));
+      runs.push_back(MakeFace(colour, number));
+      runs.push_back(MakeFace(colour, number));
     }
   }
-  pool.push_back(MakeFace(kBlue, 1));
-  pool.push_back(MakeFace(kYellow, 1));
-  pool.push_back(-1);
-  pool.push_back(-1);
-  Rng rng(7);
+  runs.push_back(MakeFace(kBlue, 1));
+  runs.push_back(MakeFace(kYellow, 1));
+  std::vector<int> sets;
+  for (int colour = 0; colour < kColours; ++colour) {
+    for (const int number : {1, 2, 3, 12, 13}) sets.push_back(MakeFace(colour, number));
+  }
+  for (std::vector<int>* pool : {&runs, &sets}) {
+    pool->push_back(-1);
+    pool->push_back(-1);
+  }
+  return {runs, sets};
+}
+
+class OkeyArrangementOracleTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(OkeyArrangementOracleTest, AgreesWithTheOracleOnRandomSmallHands) {
+  const std::vector<int> pool = OraclePools()[GetParam()];
+  Rng rng(7 + GetParam());
   for (int round = 0; round < 1500; ++round) {
     std::vector<int> shuffled = pool;
     for (size_t i = shuffled.size() - 1; i > 0; --i) {
@@ -230,6 +243,8 @@ TEST(OkeyArrangementTest, AgreesWithTheOracleOnRandomSmallHands) {
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Pools, OkeyArrangementOracleTest, ::testing::Values(0, 1));
 
 }  // namespace
 }  // namespace kahve::engine::okey
