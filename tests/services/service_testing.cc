@@ -16,8 +16,8 @@
 #include "grpcpp/impl/codegen/proto_utils.h"
 #include "grpcpp/impl/codegen/rpc_method.h"
 #include "grpcpp/impl/codegen/sync_stream.h"
-#include "protos/kahve_testing/health_client.pb.h"
 #include "protos/kahve_testing/reflection_client.pb.h"
+#include "tools/kahve/health_check.h"
 
 namespace kahve::testing {
 
@@ -50,22 +50,7 @@ std::shared_ptr<grpc::Channel> LocalChannel(int port) {
 
 // Generated stubs would need the real packages; the same calls made by hand on the real paths.
 absl::StatusOr<std::string> HealthStatus(int port, const std::string& service) {
-  const auto channel = LocalChannel(port);
-  const grpc::internal::RpcMethod method("/grpc.health.v1.Health/Check",
-                                         grpc::internal::RpcMethod::NORMAL_RPC, channel);
-  grpc::ClientContext context;
-  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
-  kahve::testing::health::HealthCheckRequest request;
-  request.set_service(service);
-  kahve::testing::health::HealthCheckResponse response;
-  const grpc::Status status =
-      grpc::internal::BlockingUnaryCall<kahve::testing::health::HealthCheckRequest,
-                                        kahve::testing::health::HealthCheckResponse>(
-          channel.get(), method, &context, request, &response);
-  if (!status.ok()) {
-    return absl::Status(static_cast<absl::StatusCode>(status.error_code()), status.error_message());
-  }
-  return kahve::testing::health::HealthCheckResponse::ServingStatus_Name(response.status());
+  return tools::CheckHealth(LocalChannel(port), service, absl::Seconds(5));
 }
 
 absl::StatusOr<std::vector<std::string>> ReflectedServices(int port) {
