@@ -40,13 +40,6 @@ namespace {
 // two; the demo waits this long for it before calling the history missing.
 constexpr absl::Duration kHistoryWait = absl::Seconds(30);
 
-std::unique_ptr<grpc::ClientContext> CallAs(const std::string& bearer) {
-  auto context = std::make_unique<grpc::ClientContext>();
-  context->AddMetadata("authorization", bearer);
-  context->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
-  return context;
-}
-
 // Fresh players for one game: a name each, with this run's tag so reruns do not meet old ratings.
 std::vector<DemoPlayerIdentity> NewPlayers(int count, const std::string& secret,
                                            const std::string& run_tag) {
@@ -74,7 +67,7 @@ absl::StatusOr<v1::MatchRecord> RecordedMatch(v1::RatingService::Stub& rating,
     request.set_player_id(player.id);
     request.set_page_size(5);
     v1::ListMatchesResponse response;
-    const grpc::Status status = rating.ListMatches(CallAs(player.bearer).get(), request, &response);
+    const grpc::Status status = rating.ListMatches(player.Call().get(), request, &response);
     if (!status.ok()) {
       return absl::UnavailableError(
           absl::StrCat("ListMatches for ", player.id, ": ", status.error_message()));
@@ -134,8 +127,7 @@ absl::Status PlayOneGame(const DemoClient& client, const std::string& secret,
   for (const std::string& name : names) ratings_request.add_player_ids(name);
   ratings_request.set_ruleset(std::string(client.ruleset));
   v1::GetRatingsResponse ratings;
-  grpc::Status status =
-      rating.GetRatings(CallAs(players[0].bearer).get(), ratings_request, &ratings);
+  grpc::Status status = rating.GetRatings(players[0].Call().get(), ratings_request, &ratings);
   if (!status.ok()) return absl::UnavailableError("GetRatings: " + status.error_message());
   std::printf("== ratings (%s)\n", std::string(client.ruleset).c_str());
   for (const v1::Rating& entry : ratings.ratings()) {
@@ -147,8 +139,9 @@ absl::Status PlayOneGame(const DemoClient& client, const std::string& secret,
   }
 
   std::printf("== match history, newest first\n");
+  // The first player's history already led with the match (that is where the record came from).
   for (const DemoPlayerIdentity& player : players) {
-    auto newest = RecordedMatch(rating, player, match_id);
+    auto newest = &player == &players[0] ? recorded : RecordedMatch(rating, player, match_id);
     if (!newest.ok()) return newest.status();
     std::printf("   %s: %s\n", player.id.c_str(), HistoryLine(*newest, player.id).c_str());
   }

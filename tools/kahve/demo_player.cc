@@ -25,14 +25,6 @@ constexpr auto kCallWait = std::chrono::seconds(10);
 // A move the table refused is tried again from a fresh view this many times.
 constexpr int kRefusalsAllowed = 3;
 
-std::unique_ptr<grpc::ClientContext> CallAs(const std::string& bearer,
-                                            std::chrono::seconds deadline) {
-  auto context = std::make_unique<grpc::ClientContext>();
-  context->AddMetadata("authorization", bearer);
-  context->set_deadline(std::chrono::system_clock::now() + deadline);
-  return context;
-}
-
 absl::Status Failed(const std::string& call, const grpc::Status& status) {
   return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
                       absl::StrCat(call, ": ", status.error_message()));
@@ -45,13 +37,12 @@ absl::StatusOr<v1::Assignment> Queue(const DemoClient& client, const DemoPlayerI
   *enqueue.mutable_settings() = client.settings;
   enqueue.set_request_id(player.id + "-enqueue");
   v1::EnqueueResponse ticket;
-  grpc::Status status =
-      matchmaking.Enqueue(CallAs(player.bearer, kCallWait).get(), enqueue, &ticket);
+  grpc::Status status = matchmaking.Enqueue(player.Call(kCallWait).get(), enqueue, &ticket);
   if (!status.ok()) return Failed("Enqueue", status);
 
   v1::WatchTicketRequest watch;
   watch.set_ticket_id(ticket.ticket_id());
-  auto context = CallAs(player.bearer, kMatchWait);
+  auto context = player.Call(kMatchWait);
   auto reader = matchmaking.WatchTicket(context.get(), watch);
   v1::TicketUpdate update;
   std::optional<v1::Assignment> assignment;
@@ -87,7 +78,7 @@ class SeatClient {
     v1::ConnectRequest connect;
     connect.set_table_id(assignment.table_id());
     connect.set_seat_token(assignment.seat_token());
-    auto context = CallAs(player_.bearer, kGameWait);
+    auto context = player_.Call(kGameWait);
     auto stream = table_->Connect(context.get(), connect);
     const bool printing = assignment.seat() == 0;
     if (printing) {
@@ -144,8 +135,7 @@ class SeatClient {
     request.set_table_id(game_.assignment.table_id());
     request.set_seat_token(game_.assignment.seat_token());
     v1::GetViewResponse response;
-    const grpc::Status status =
-        table_->GetView(CallAs(player_.bearer, kCallWait).get(), request, &response);
+    const grpc::Status status = table_->GetView(player_.Call(kCallWait).get(), request, &response);
     if (!status.ok()) return Failed("GetView", status);
     return response.view();
   }
@@ -162,8 +152,7 @@ class SeatClient {
       *request.mutable_move() = client_.choose(view, rng_);
       request.set_request_id(absl::StrCat(player_.id, "-", view.move_number(), "-", refusals));
       v1::PlayResponse response;
-      const grpc::Status status =
-          table_->Play(CallAs(player_.bearer, kCallWait).get(), request, &response);
+      const grpc::Status status = table_->Play(player_.Call(kCallWait).get(), request, &response);
       if (status.ok()) {
         ++game_.moves_played;
         return absl::OkStatus();
@@ -203,6 +192,13 @@ class SeatClient {
 };
 
 }  // namespace
+
+std::unique_ptr<grpc::ClientContext> DemoPlayerIdentity::Call(std::chrono::seconds deadline) const {
+  auto context = std::make_unique<grpc::ClientContext>();
+  context->AddMetadata("authorization", bearer);
+  context->set_deadline(std::chrono::system_clock::now() + deadline);
+  return context;
+}
 
 DemoGame PlayAsClient(const DemoClient& client, const DemoPlayerIdentity& player,
                       v1::MatchmakingService::Stub& matchmaking, absl::Mutex& print_mu,

@@ -5,12 +5,15 @@
 // plays its seat to the end over gRPC, as a third-party client would. The client of seat 0 prints
 // its stream as it arrives.
 
+#include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
+#include "grpcpp/grpcpp.h"
 #include "kahve/v1/matchmaking.grpc.pb.h"
 #include "kahve/v1/rating.pb.h"
 #include "kahve/v1/table.pb.h"
@@ -21,6 +24,10 @@ namespace kahve::tools {
 struct DemoPlayerIdentity {
   std::string id;
   std::string bearer;  // "Bearer <JWT>"
+
+  // A call's context as this player, ending after `deadline`.
+  std::unique_ptr<grpc::ClientContext> Call(
+      std::chrono::seconds deadline = std::chrono::seconds(10)) const;
 };
 
 // What one client saw of its game.
