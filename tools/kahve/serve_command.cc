@@ -1,6 +1,7 @@
 // kahve serve: kahve-rating, kahve-table and kahve-matchmaking in one process, for local use. Each
 // keeps its own server, metrics and database pool, as if it ran alone.
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -51,11 +52,14 @@ int ServeCommand(const std::vector<std::string>& args) {
     names = {"rating", "table", "matchmaking"};
   }
   if (names.empty()) return Usage("which services? (--all for all three)");
+  for (const std::string& name : names) {
+    if (ServiceNamed(name) == nullptr) return Usage(absl::StrCat("no service \"", name, "\""));
+  }
+  // Each named service once, in start order.
   std::vector<const common::ServiceDescription*> services;
   for (const char* start_order : {"rating", "table", "matchmaking"}) {
-    for (const std::string& name : names) {
-      if (ServiceNamed(name) == nullptr) return Usage(absl::StrCat("no service \"", name, "\""));
-      if (name == start_order) services.push_back(ServiceNamed(name));
+    if (std::find(names.begin(), names.end(), start_order) != names.end()) {
+      services.push_back(ServiceNamed(start_order));
     }
   }
   // One port flag cannot name three ports: each takes its default (-1) or a free one (0).
