@@ -7,6 +7,8 @@
 #include "engine/core/status_macros.h"
 #include "engine/liars_dice/liars_dice_codec.h"
 #include "engine/liars_dice/liars_dice_sim.h"
+#include "engine/okey51/okey51_codec.h"
+#include "engine/okey51/okey51_sim.h"
 
 namespace kahve::engine {
 
@@ -14,6 +16,7 @@ const std::vector<Ruleset>& Rulesets() {
   // Listed explicitly: a linker drops self-registering objects nobody references.
   static const std::vector<Ruleset> kRulesets = {
       {"liars_dice", v1::GameSettings::kLiarsDice, &liars_dice::NewGame, &liars_dice::Simulate},
+      {"okey51", v1::GameSettings::kOkey51, &okey51::NewGame, &okey51::Simulate},
   };
   return kRulesets;
 }

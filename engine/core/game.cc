@@ -73,4 +73,8 @@ v1::View Game::View(int seat) const {
   return DoView(seat);
 }
 
+absl::StatusOr<v1::Hints> Game::Hints(int /*seat*/) const {
+  return absl::FailedPreconditionError("this ruleset has no hints");
+}
+
 }  // namespace kahve::engine

@@ -86,6 +86,10 @@ class Game {
   // Whether two games of the same ruleset are in the same full state, hidden parts included.
   virtual bool SameState(const Game& other) const = 0;
 
+  // Hints for `seat` from its view alone. FailedPrecondition where the ruleset has none or the
+  // settings turn them off.
+  virtual absl::StatusOr<v1::Hints> Hints(int seat) const;
+
   // Bots available for this ruleset, e.g. {"random", "heuristic"}.
   virtual std::vector<std::string> BotKinds() const = 0;
   // A legal move for `seat` chosen by bot `kind` from that seat's view alone; `bot_seed` makes its

@@ -288,4 +288,26 @@ int CountPairs(const FaceCounts& hand) {
   return pairs + wilds_with_singles + (hand.wilds - wilds_with_singles) / 2;
 }
 
+std::vector<std::array<Code, 2>> MaxPairs(const std::array<uint8_t, kCodes>& codes,
+                                          const Jokers& jokers) {
+  const Code okey = jokers.okey();
+  std::vector<std::array<Code, 2>> pairs;
+  std::vector<Code> singles;
+  for (int c = 0; c < kCodes; ++c) {
+    const Code code = static_cast<Code>(c);
+    if (code == okey) continue;
+    for (int i = 0; i + 1 < codes[code]; i += 2) pairs.push_back({code, code});
+    if (codes[code] % 2 == 1) singles.push_back(code);
+  }
+  int wilds = codes[okey];
+  // Highest first: a pair spends an okey best on a tile that would cost most when left.
+  std::sort(singles.begin(), singles.end(),
+            [](Code a, Code b) { return a % kNumbers > b % kNumbers; });
+  for (size_t i = 0; i < singles.size() && wilds > 0; ++i, --wilds) {
+    pairs.push_back({singles[i], okey});
+  }
+  if (wilds == 2) pairs.push_back({okey, okey});
+  return pairs;
+}
+
 }  // namespace kahve::engine::okey

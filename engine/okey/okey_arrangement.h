@@ -11,6 +11,7 @@
 // is still free: swapping the two gives an arrangement as good, so those branches are skipped.
 
 #include <array>
+#include <vector>
 
 #include "engine/okey/okey_melds.h"
 #include "engine/okey/okey_tiles.h"
@@ -40,6 +41,11 @@ Arrangement BestArrangement(const FaceCounts& hand, ArrangementGoal goal);
 // An arrangement with every tile in a run or set except at most `loose_allowed` (classic okey's
 // win: 15 tiles, one left to discard), if there is one. Stops at the first found.
 bool FindCovering(const FaceCounts& hand, int loose_allowed, Arrangement* found);
+
+// As many pairs as `codes` make: each code with itself, then the okeys with the highest single
+// tiles left over, then with each other. A fake okey pairs with a fake okey.
+std::vector<std::array<Code, 2>> MaxPairs(const std::array<uint8_t, kCodes>& codes,
+                                          const Jokers& jokers);
 
 // Pairs the hand can show: two tiles of one face, or a wild with any tile or with the other wild.
 int CountPairs(const FaceCounts& hand);

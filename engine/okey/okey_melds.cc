@@ -73,6 +73,29 @@ MeldCheck CheckSet(std::span<const PlacedTile> tiles, const Jokers& jokers, int 
 
 }  // namespace
 
+const char* MeldErrorText(MeldError error) {
+  switch (error) {
+    case MeldError::kNone:
+      return "a valid meld";
+    case MeldError::kTooFewTiles:
+      return "fewer than 3 tiles";
+    case MeldError::kTooManyTiles:
+      return "a set of more than 4 tiles or a run of more than 13";
+    case MeldError::kNotARunOrSet:
+      return "neither one colour nor one number";
+    case MeldError::kNotConsecutive:
+      return "a run with a gap or not listed low to high";
+    case MeldError::kRunWraps:
+      return "a run may not wrap (13-1-2) or use 1 both low and high";
+    case MeldError::kRepeatedColour:
+      return "a set with a colour twice";
+    case MeldError::kBadStandIn:
+      return "an okey standing for a tile the meld cannot use there (in a run each okey names its "
+             "tile)";
+  }
+  return "an invalid meld";
+}
+
 MeldCheck CheckMeld(std::span<const PlacedTile> tiles, const Jokers& jokers) {
   MeldCheck check;
   if (tiles.size() < 3) {
@@ -178,6 +201,33 @@ bool IsPenaltyTile(std::span<const Meld> table, Tile tile, const Jokers& jokers)
     if (target.place != AddPlace::kReplaceWild) return true;
   }
   return false;
+}
+
+std::vector<PlacedTile> TilesOf(const Meld& meld, const Jokers& jokers) {
+  std::vector<PlacedTile> tiles;
+  const Tile wild = SampleTile(jokers.okey());
+  if (meld.kind == MeldKind::kRun) {
+    for (int position = meld.low; position <= meld.high; ++position) {
+      const Face face = meld.FaceAt(position);
+      if ((meld.wild_positions >> position & 1u) != 0) {
+        tiles.push_back({wild, face});
+      } else {
+        tiles.push_back({SampleTile(CodePlayingAs(face, jokers))});
+      }
+    }
+    return tiles;
+  }
+  for (int colour = 0; colour < kColours; ++colour) {
+    const Face face = MakeFace(colour, meld.number);
+    if ((meld.real_colours >> colour & 1u) != 0) {
+      tiles.push_back({SampleTile(CodePlayingAs(face, jokers))});
+    } else if ((meld.named_colours >> colour & 1u) != 0) {
+      tiles.push_back({wild, face});
+    }
+  }
+  const int open_wilds = meld.wilds - CountColours(meld.named_colours);
+  for (int i = 0; i < open_wilds; ++i) tiles.push_back({wild, 0, true});
+  return tiles;
 }
 
 Meld WithTile(const Meld& meld, Tile tile, AddPlace place, const Jokers& jokers) {

@@ -53,6 +53,7 @@ struct PlacedTile {
   Tile tile = 0;
   Face stands_for = 0;  // wilds only
   bool open_colour = false;
+  bool operator==(const PlacedTile&) const = default;
 };
 
 // Why a laid meld or an addition is refused; kNone: valid.
@@ -66,6 +67,9 @@ enum class MeldError : uint8_t {
   kRepeatedColour,  // a set with a colour twice
   kBadStandIn,      // a wild standing for a face the meld cannot use there
 };
+
+// What is wrong, in words for a rejection message ("a run with a gap or out of order").
+const char* MeldErrorText(MeldError error);
 
 struct MeldCheck {
   MeldError error = MeldError::kNone;
@@ -99,6 +103,10 @@ std::vector<LayOffTarget> LayOffTargets(std::span<const Meld> table, Tile tile,
 // A penalty tile (okey51, okey101): one that could be added to a run or set on the table. A tile
 // that could only take an okey out is not one; a wild is one wherever a meld has room.
 bool IsPenaltyTile(std::span<const Meld> table, Tile tile, const Jokers& jokers);
+
+// Tiles that lay `meld` (as the arrangement search describes it): real tiles as SampleTile of
+// their code, wilds naming their run position or, in a set, open; a run listed low to high.
+std::vector<PlacedTile> TilesOf(const Meld& meld, const Jokers& jokers);
 
 // `meld` with `tile` added at `place` (which PlacesFor listed). A wild added to a run's end stands
 // for the next position there; to a set, for an open colour.

@@ -31,7 +31,22 @@ std::optional<Face> ParseFace(std::string_view name) {
   return MakeFace(static_cast<int>(colour), number);
 }
 
-std::string TileName(Tile tile) { return IsFakeOkey(tile) ? "F" : FaceName(PrintedFace(tile)); }
+std::string TileName(Tile tile) { return CodeName(CodeOf(tile)); }
+
+std::array<uint8_t, kCodes> CountCodes(std::span<const Tile> tiles) {
+  std::array<uint8_t, kCodes> counts{};
+  for (const Tile tile : tiles) ++counts[CodeOf(tile)];
+  return counts;
+}
+
+std::optional<Code> ParseCode(std::string_view name) {
+  if (name == "F") return kFakeCode;
+  const std::optional<Face> face = ParseFace(name);
+  if (!face.has_value()) return std::nullopt;
+  return static_cast<Code>(*face);
+}
+
+std::string CodeName(Code code) { return code == kFakeCode ? std::string("F") : FaceName(code); }
 
 int FaceCounts::Total() const {
   int total = wilds;

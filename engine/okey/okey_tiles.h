@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -66,11 +67,33 @@ class Jokers {
   Face okey_;
 };
 
+// What a player names: a face as printed (0..51) or kFakeCode. The two copies of a face are not
+// told apart, so moves, views and events speak in codes, never in Tiles.
+using Code = uint8_t;
+inline constexpr Code kFakeCode = kFaces;
+inline constexpr int kCodes = kFaces + 1;
+constexpr Code CodeOf(Tile tile) { return IsFakeOkey(tile) ? kFakeCode : PrintedFace(tile); }
+// A tile with that code (the first copy), for the checks that look only at what a tile shows.
+constexpr Tile SampleTile(Code code) {
+  return code == kFakeCode ? kFirstFakeOkey : static_cast<Tile>(code * 2);
+}
+// The code of a non-wild tile that plays as `face`: the fake okey for the okey's face (its real
+// tiles are the wilds), else the face itself.
+constexpr Code CodePlayingAs(Face face, const Jokers& jokers) {
+  return face == jokers.okey() ? kFakeCode : face;
+}
+
+// How many tiles of each code `tiles` holds.
+std::array<uint8_t, kCodes> CountCodes(std::span<const Tile> tiles);
+
 // "R5", "K13", "Y1"; Parse accepts the same.
 std::string FaceName(Face face);
 std::optional<Face> ParseFace(std::string_view name);
 // A tile's face name, or "F" for a fake okey (copies are not named: clients see faces).
 std::string TileName(Tile tile);
+// "R5", "K13", "F"; nullopt for anything else.
+std::optional<Code> ParseCode(std::string_view name);
+std::string CodeName(Code code);
 
 // Tiles by face: how many of each face a hand holds, plus its wild okeys. A fake okey counts as
 // the okey's face (what it plays as); a real okey counts as a wild, not under its face.

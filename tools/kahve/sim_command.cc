@@ -13,6 +13,9 @@ ABSL_FLAG(uint64_t, seed, 1, "sim: seed of the whole run (game i uses a seed der
 ABSL_FLAG(int32_t, players, 0, "sim: seats per game (0: the ruleset's default)");
 ABSL_FLAG(int32_t, dice, 0, "sim (liars_dice): dice per player (0: default)");
 ABSL_FLAG(int32_t, rounds, 0, "sim: stop each game after this many rounds (0: play to the end)");
+ABSL_FLAG(int32_t, deals, 0, "sim (okey51): deals per game, 1 or 3 (0: default, 1)");
+ABSL_FLAG(bool, teams, false, "sim (okey51): 2v2, partners opposite");
+ABSL_FLAG(bool, doubling, false, "sim (okey51): the doubling chain of openings");
 ABSL_FLAG(std::string, bots, "random",
           "sim: bot kinds, one for all seats or one per seat, comma-separated");
 
@@ -27,6 +30,19 @@ absl::StatusOr<v1::GameSettings> SettingsFromFlags(std::string_view game) {
     dice->set_players(absl::GetFlag(FLAGS_players));
     dice->set_dice_per_player(absl::GetFlag(FLAGS_dice));
     dice->set_max_rounds(absl::GetFlag(FLAGS_rounds));
+    return settings;
+  }
+  if (game == "okey51") {
+    if (absl::GetFlag(FLAGS_players) != 0 && absl::GetFlag(FLAGS_players) != 4) {
+      return absl::InvalidArgumentError("--players: okey51 is played by 4");
+    }
+    if (absl::GetFlag(FLAGS_dice) != 0 || absl::GetFlag(FLAGS_rounds) != 0) {
+      return absl::InvalidArgumentError("--dice and --rounds are liars_dice flags");
+    }
+    v1::Okey51Settings* okey = settings.mutable_okey51();
+    okey->set_deals(absl::GetFlag(FLAGS_deals));
+    okey->set_teams(absl::GetFlag(FLAGS_teams));
+    okey->set_doubling(absl::GetFlag(FLAGS_doubling));
     return settings;
   }
   return absl::NotFoundError(std::string("no sim settings for ") + std::string(game));

@@ -1,6 +1,6 @@
-#include "engine/okey/okey51_settlement.h"
+#include "engine/okey51/okey51_settlement.h"
 
-namespace kahve::engine::okey {
+namespace kahve::engine::okey51 {
 namespace {
 
 // An okey left in a hand counts this much before the multiplier (500 at x5, 1000 at x10).
@@ -19,8 +19,8 @@ Okey51Finish Okey51FinishOf(bool last_tile_was_okey, bool finisher_opened_with_p
 
 int Okey51TilesLeft(const FaceCounts& hand) {
   int sum = hand.wilds * kOkeyLeftValue;
-  for (int face = 0; face < kFaces; ++face) {
-    sum += hand.count[face] * NumberOf(static_cast<Face>(face));
+  for (int face = 0; face < okey::kFaces; ++face) {
+    sum += hand.count[face] * okey::NumberOf(static_cast<okey::Face>(face));
   }
   return sum;
 }
@@ -44,4 +44,4 @@ std::vector<int> Okey51Settlement(Okey51Finish finish, const std::vector<Okey51S
   return points;
 }
 
-}  // namespace kahve::engine::okey
+}  // namespace kahve::engine::okey51

@@ -1,5 +1,5 @@
-#ifndef KAHVE_ENGINE_OKEY_OKEY51_SETTLEMENT_H_
-#define KAHVE_ENGINE_OKEY_OKEY51_SETTLEMENT_H_
+#ifndef KAHVE_ENGINE_OKEY51_OKEY51_SETTLEMENT_H_
+#define KAHVE_ENGINE_OKEY51_OKEY51_SETTLEMENT_H_
 
 // The end of an okey51 deal (RULES.md "okey51", seed 000's table of finishes): what each seat
 // adds to its deal score. Lowest total wins, so the finisher's entry is negative.
@@ -18,7 +18,9 @@
 
 #include "engine/okey/okey_tiles.h"
 
-namespace kahve::engine::okey {
+namespace kahve::engine::okey51 {
+
+using okey::FaceCounts;
 
 enum class Okey51Finish { kFromHand, kPairs, kOkeyDiscard, kDeckExhausted };
 
@@ -41,6 +43,6 @@ int Okey51TilesLeft(const FaceCounts& hand);
 // What each seat adds to its deal score (index = seat).
 std::vector<int> Okey51Settlement(Okey51Finish finish, const std::vector<Okey51SeatAtEnd>& seats);
 
-}  // namespace kahve::engine::okey
+}  // namespace kahve::engine::okey51
 
-#endif  // KAHVE_ENGINE_OKEY_OKEY51_SETTLEMENT_H_
+#endif  // KAHVE_ENGINE_OKEY51_OKEY51_SETTLEMENT_H_

@@ -1,11 +1,11 @@
 // okey51's table of finishes (seed 000), seat by seat.
 
-#include "engine/okey/okey51_settlement.h"
+#include "engine/okey51/okey51_settlement.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace kahve::engine::okey {
+namespace kahve::engine::okey51 {
 namespace {
 
 using ::testing::ElementsAre;
@@ -13,7 +13,7 @@ using ::testing::ElementsAre;
 FaceCounts Left(std::initializer_list<const char*> names, int okeys = 0) {
   FaceCounts hand;
   hand.wilds = okeys;
-  for (const char* name : names) ++hand.count[*ParseFace(name)];
+  for (const char* name : names) ++hand.count[*okey::ParseFace(name)];
   return hand;
 }
 
@@ -65,4 +65,4 @@ TEST(Okey51SettlementTest, AnOkeyAsLastTileBeatsAPairsFinish) {
 }
 
 }  // namespace
-}  // namespace kahve::engine::okey
+}  // namespace kahve::engine::okey51

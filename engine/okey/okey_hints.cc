@@ -1,0 +1,81 @@
+#include "engine/okey/okey_hints.h"
+
+#include <algorithm>
+
+#include "engine/okey/okey_arrangement.h"
+
+namespace kahve::engine::okey {
+
+v1::OkeyMeld MeldToProto(std::span<const PlacedTile> tiles, const Jokers& jokers) {
+  v1::OkeyMeld meld;
+  for (const PlacedTile& placed : tiles) {
+    v1::OkeyPlacedTile* out = meld.add_tiles();
+    out->set_tile(CodeName(CodeOf(placed.tile)));
+    if (jokers.IsWild(placed.tile) && !placed.open_colour) {
+      out->set_stands_for(FaceName(placed.stands_for));
+    }
+  }
+  return meld;
+}
+
+v1::OkeyPlace PlaceToProto(AddPlace place) {
+  switch (place) {
+    case AddPlace::kRunLow:
+      return v1::OKEY_PLACE_RUN_LOW;
+    case AddPlace::kRunHigh:
+      return v1::OKEY_PLACE_RUN_HIGH;
+    case AddPlace::kSetColour:
+      return v1::OKEY_PLACE_SET_COLOUR;
+    case AddPlace::kReplaceWild:
+      return v1::OKEY_PLACE_REPLACE_OKEY;
+  }
+  return v1::OKEY_PLACE_UNSPECIFIED;
+}
+
+v1::OkeyHints HintsFor(std::span<const Tile> hand, std::span<const IndexedMeld> table,
+                       const Jokers& jokers) {
+  v1::OkeyHints hints;
+  std::array<uint8_t, kCodes> codes = CountCodes(hand);
+  for (int c = 0; c < kCodes; ++c) {
+    if (codes[c] == 0) continue;
+    const Code code = static_cast<Code>(c);
+    const Tile sample = SampleTile(code);
+    v1::OkeyHints::TileTargets targets;
+    bool penalty = false;
+    for (const IndexedMeld& laid : table) {
+      for (const AddPlace place : PlacesFor(laid.meld, sample, jokers)) {
+        v1::OkeyAddition* addition = targets.add_additions();
+        addition->set_tile(CodeName(code));
+        addition->set_meld(laid.index);
+        addition->set_place(PlaceToProto(place));
+        penalty = penalty || place != AddPlace::kReplaceWild;
+      }
+    }
+    if (penalty) hints.add_penalty_tiles(CodeName(code));
+    if (targets.additions_size() > 0) {
+      targets.set_tile(CodeName(code));
+      *hints.add_targets() = std::move(targets);
+    }
+  }
+  FaceCounts faces;
+  for (const Tile tile : hand) faces.Add(tile, jokers);
+  const Arrangement tidy = BestArrangement(faces, ArrangementGoal::kMostTiles);
+  std::array<uint8_t, kCodes> loose = codes;
+  for (int i = 0; i < tidy.meld_count; ++i) {
+    const std::vector<PlacedTile> tiles = TilesOf(tidy.melds[i], jokers);
+    for (const PlacedTile& placed : tiles) --loose[CodeOf(placed.tile)];
+    *hints.add_groups() = MeldToProto(tiles, jokers);
+  }
+  // Loose tiles ascending by colour, then number; the fake okeys last.
+  for (int c = 0; c < kCodes; ++c) {
+    for (int i = 0; i < loose[c]; ++i) hints.add_loose(CodeName(static_cast<Code>(c)));
+  }
+  for (const auto& [first, second] : MaxPairs(codes, jokers)) {
+    v1::OkeyPair* pair = hints.add_pairs();
+    pair->set_first(CodeName(first));
+    pair->set_second(CodeName(second));
+  }
+  return hints;
+}
+
+}  // namespace kahve::engine::okey

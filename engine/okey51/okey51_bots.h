@@ -1,0 +1,47 @@
+#ifndef KAHVE_ENGINE_OKEY51_OKEY51_BOTS_H_
+#define KAHVE_ENGINE_OKEY51_OKEY51_BOTS_H_
+
+// okey51 bots. They read a SeatView (their hand and the public table), never the State.
+//
+// `random`: a uniform choice among LegalActions.
+//
+// `heuristic`, turn by turn:
+//   - Draw or take: takes the discard when it can use it (an addition, a new meld or pair, or an
+//     opening that holds it), else draws.
+//   - Opens as soon as its best runs and sets reach what the opening needs; with five pairs and no
+//     such opening it opens with pairs.
+//   - Once opened: takes okeys out of melds with the real tile, lays the melds of its tidiest
+//     arrangement, adds loose tiles that fit the table (never its okeys).
+//   - Keeps a tile to finish with: when every tile is in melds it holds back an okey (for the okey
+//     finish) or a tile a longer meld can spare.
+//   - Discards the loose tile worth least to its hand: never a penalty tile while another will do,
+//     never an okey before the last tile, the highest number first (tiles left cost at the end),
+//     and rather a face the next player has discarded before (it is not building with it).
+
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/core/rng.h"
+#include "engine/okey51/okey51_moves.h"
+
+namespace kahve::engine::okey51 {
+
+enum class BotKind { kRandom, kHeuristic };
+
+// "random" or "heuristic"; NotFound otherwise.
+absl::StatusOr<BotKind> ParseBotKind(std::string_view name);
+
+// The heuristic bot's actions for the rest of this phase of the turn, in order: before the draw a
+// single draw or take; after it the lays and additions, then the discard. The seat must act.
+std::vector<Action> PlanHeuristic(const SeatView& view);
+
+// A uniform choice among LegalActions(view).
+Action ChooseRandom(const SeatView& view, Rng& rng);
+
+// The next action of bot `kind` for the seat of `view` (the seat to act).
+Action ChooseAction(BotKind kind, const SeatView& view, Rng& rng);
+
+}  // namespace kahve::engine::okey51
+
+#endif  // KAHVE_ENGINE_OKEY51_OKEY51_BOTS_H_

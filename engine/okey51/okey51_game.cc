@@ -1,0 +1,350 @@
+// okey51 behind the engine interface: moves in, events, views and results out (kahve.v1).
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "engine/core/status_macros.h"
+#include "engine/okey/okey_hints.h"
+#include "engine/okey51/okey51_bots.h"
+#include "engine/okey51/okey51_codec.h"
+#include "engine/okey51/okey51_moves.h"
+
+namespace kahve::engine::okey51 {
+namespace {
+
+v1::Okey51Opened OpenedToProto(Opened opened) {
+  switch (opened) {
+    case Opened::kMelds:
+      return v1::OKEY51_OPENED_MELDS;
+    case Opened::kPairs:
+      return v1::OKEY51_OPENED_PAIRS;
+    case Opened::kNo:
+      break;
+  }
+  return v1::OKEY51_NOT_OPENED;
+}
+
+v1::Okey51Finish FinishToProto(Okey51Finish finish) {
+  switch (finish) {
+    case Okey51Finish::kFromHand:
+      return v1::OKEY51_FROM_HAND;
+    case Okey51Finish::kPairs:
+      return v1::OKEY51_PAIRS;
+    case Okey51Finish::kOkeyDiscard:
+      return v1::OKEY51_OKEY_DISCARD;
+    case Okey51Finish::kDeckExhausted:
+      return v1::OKEY51_DECK_EXHAUSTED;
+  }
+  return v1::OKEY51_FINISH_UNSPECIFIED;
+}
+
+v1::Okey51PenaltyKind PenaltyToProto(PenaltyKind kind) {
+  switch (kind) {
+    case PenaltyKind::kTileAdded:
+      return v1::OKEY51_TILE_ADDED;
+    case PenaltyKind::kOkeyTaken:
+      return v1::OKEY51_OKEY_TAKEN;
+    case PenaltyKind::kPenaltyTile:
+      return v1::OKEY51_PENALTY_TILE;
+    case PenaltyKind::kDiscardTaken:
+      return v1::OKEY51_DISCARD_TAKEN;
+  }
+  return v1::OKEY51_PENALTY_UNSPECIFIED;
+}
+
+// Tile names, sorted by code (colour, then number; fake okeys last).
+template <typename Tiles>
+void AddSortedNames(const Tiles& tiles, google::protobuf::RepeatedPtrField<std::string>* out) {
+  std::vector<Code> codes;
+  for (const auto tile : tiles) codes.push_back(CodeOf(tile));
+  std::sort(codes.begin(), codes.end());
+  for (const Code code : codes) out->Add(CodeName(code));
+}
+
+class Okey51Game final : public Game {
+ public:
+  Okey51Game(v1::GameSettings settings, v1::Deal deal, const Settings& typed, const Preset* preset)
+      : Game(std::move(settings), std::move(deal), kPlayers) {
+    EventLog events;
+    state_.emplace(typed, this->deal().seed(), preset, &events);
+    set_deal_events(ConvertEvents(events));
+  }
+  Okey51Game(const Okey51Game&) = default;
+
+  std::vector<int> SeatsToAct() const override {
+    if (state_->over()) return {};
+    return {state_->to_act()};
+  }
+  std::vector<v1::Move> LegalMoves(int seat) const override {
+    std::vector<v1::Move> moves;
+    if (state_->over() || seat != state_->to_act()) return moves;
+    for (const Action& action : LegalActions(SeatView(*state_, seat))) {
+      moves.push_back(ActionToMove(action, state_->jokers()));
+    }
+    return moves;
+  }
+  bool IsOver() const override { return state_->over(); }
+  v1::Result Result() const override;
+  std::unique_ptr<Game> Clone() const override { return std::make_unique<Okey51Game>(*this); }
+  void CheckInvariants() const override { state_->CheckInvariants(); }
+  bool SameState(const Game& other) const override {
+    const auto* same = dynamic_cast<const Okey51Game*>(&other);
+    return same != nullptr && move_number() == same->move_number() && *state_ == *same->state_;
+  }
+  absl::StatusOr<v1::Hints> Hints(int seat) const override;
+  std::vector<std::string> BotKinds() const override { return {"random", "heuristic"}; }
+  absl::StatusOr<v1::Move> BotMove(int seat, std::string_view kind,
+                                   uint64_t bot_seed) const override {
+    KAHVE_ASSIGN_OR_RETURN(const BotKind bot, ParseBotKind(kind));
+    if (state_->over() || seat != state_->to_act()) {
+      return absl::FailedPreconditionError(absl::StrCat("seat ", seat, " may not act now"));
+    }
+    Rng rng(bot_seed);
+    return ActionToMove(ChooseAction(bot, SeatView(*state_, seat), rng), state_->jokers());
+  }
+
+ protected:
+  MoveOutcome DoApply(int seat, const v1::Move& move) override;
+  bool IsOwnMove(const v1::Move& move) const override { return move.has_okey51(); }
+  v1::View DoView(int seat) const override;
+  // A draw, a new deal and a deal's end (every hand shown) depend on what was hidden.
+  bool DecidedByHiddenInformation(const v1::Event& event) const override {
+    const v1::Okey51Event& okey = event.okey51();
+    return okey.has_tile_drawn() || okey.has_deal_started() || okey.has_tiles_dealt() ||
+           okey.has_deal_ended();
+  }
+
+ private:
+  std::vector<v1::Event> ConvertEvents(const EventLog& events) const;
+  v1::OkeyTableMeld TableMeldProto(int index) const;
+
+  std::optional<State> state_;  // always set once constructed
+};
+
+MoveOutcome Okey51Game::DoApply(int seat, const v1::Move& move) {
+  const v1::Okey51Move& okey_move = move.okey51();
+  if (okey_move.action_case() == v1::Okey51Move::ACTION_NOT_SET) {
+    return Rejected(v1::MISSING_ACTION,
+                    "the move sets none of draw, take_discard, lay_melds, lay_pairs, add_tile, "
+                    "discard");
+  }
+  Action action;
+  Refusal refusal = DecodeMove(okey_move, state_->jokers(), &action);
+  if (refusal.reason == Reason::kNone) refusal = state_->Check(action);
+  if (refusal.reason != Reason::kNone) {
+    return Rejected(ReasonToProto(refusal.reason), std::move(refusal.message));
+  }
+  (void)seat;  // the base class checked that `seat` is the seat to act
+  EventLog events;
+  state_->Apply(action, &events);
+  MoveOutcome outcome;
+  outcome.accepted = true;
+  outcome.events = ConvertEvents(events);
+  return outcome;
+}
+
+v1::OkeyTableMeld Okey51Game::TableMeldProto(int index) const {
+  const TableMeld& laid = state_->table()[index];
+  v1::OkeyTableMeld proto;
+  proto.set_index(index);
+  proto.set_owner(laid.owner);
+  proto.set_kind(laid.pair                          ? v1::OKEY_PAIR
+                 : laid.meld.kind == MeldKind::kRun ? v1::OKEY_RUN
+                                                    : v1::OKEY_SET);
+  *proto.mutable_tiles() = okey::MeldToProto(laid.tiles, state_->jokers()).tiles();
+  proto.set_value(laid.Value(state_->jokers()));
+  return proto;
+}
+
+std::vector<v1::Event> Okey51Game::ConvertEvents(const EventLog& events) const {
+  std::vector<v1::Event> out;
+  out.reserve(events.items.size() + 1);
+  for (const Event& event : events.items) {
+    v1::Event& proto = out.emplace_back();
+    if (event.seat >= 0) proto.set_seat(event.seat);
+    v1::Okey51Event* okey = proto.mutable_okey51();
+    switch (event.kind) {
+      case EventKind::kDealStarted: {
+        auto* started = okey->mutable_deal_started();
+        started->set_deal(event.value + 1);
+        started->set_starter(state_->starter());
+        started->set_indicator(okey::FaceName(state_->indicator()));
+        started->set_okey(okey::FaceName(state_->jokers().okey()));
+        started->set_deck_count(state_->deck_count());
+        for (int seat = 0; seat < kPlayers; ++seat) {
+          started->add_hand_counts(static_cast<int>(state_->hand(seat).size()));
+        }
+        break;
+      }
+      case EventKind::kTilesDealt:
+        // A deal's events end its move, so the hand is still as dealt.
+        proto.set_private_to(event.seat);
+        AddSortedNames(state_->hand(event.seat), okey->mutable_tiles_dealt()->mutable_tiles());
+        break;
+      case EventKind::kDrewFromDeck:
+        okey->mutable_drew_from_deck()->set_deck_count(event.value);
+        break;
+      case EventKind::kTileDrawn:
+        proto.set_private_to(event.seat);
+        okey->mutable_tile_drawn()->set_tile(CodeName(event.code));
+        break;
+      case EventKind::kDiscardTaken:
+        okey->mutable_discard_taken()->set_tile(CodeName(event.code));
+        okey->mutable_discard_taken()->set_discarder(event.other);
+        break;
+      case EventKind::kMeldsLaid: {
+        auto* laid = okey->mutable_melds_laid();
+        for (int i = event.first; i < event.first + event.count; ++i) {
+          *laid->add_melds() = TableMeldProto(i);
+        }
+        laid->set_opening(event.flag);
+        laid->set_opening_sum(event.value);
+        break;
+      }
+      case EventKind::kTileAdded: {
+        auto* added = okey->mutable_tile_added();
+        added->mutable_addition()->set_tile(CodeName(event.addition.tile));
+        added->mutable_addition()->set_meld(event.addition.meld);
+        added->mutable_addition()->set_place(okey::PlaceToProto(event.addition.place));
+        *added->mutable_meld() = TableMeldProto(event.first);
+        if (event.flag) added->set_okey_taken(okey::FaceName(state_->jokers().okey()));
+        break;
+      }
+      case EventKind::kTileDiscarded:
+        okey->mutable_tile_discarded()->set_tile(CodeName(event.code));
+        okey->mutable_tile_discarded()->set_hand_count(event.value);
+        break;
+      case EventKind::kPenalty: {
+        auto* penalty = okey->mutable_penalty();
+        penalty->set_kind(PenaltyToProto(event.penalty));
+        penalty->set_points(event.value);
+        penalty->set_by(event.other);
+        break;
+      }
+      case EventKind::kDealEnded: {
+        const DealRecord& record = state_->records()[event.value];
+        auto* ended = okey->mutable_deal_ended();
+        ended->set_deal(event.value + 1);
+        ended->set_finish(FinishToProto(record.finish));
+        ended->set_finisher(record.finisher);
+        for (int seat = 0; seat < kPlayers; ++seat) {
+          auto* end = ended->add_seats();
+          for (const Code code : record.hands[seat]) end->add_hand(CodeName(code));
+          end->set_opened(OpenedToProto(record.opened[seat]));
+          end->set_settlement(record.settlement[seat]);
+          end->set_penalties(record.penalties[seat]);
+          end->set_deal_score(record.scores[seat]);
+          end->set_total(record.totals[seat]);
+        }
+        break;
+      }
+    }
+  }
+  if (state_->over() && !events.items.empty()) {
+    *out.emplace_back().mutable_game_over()->mutable_result() = Result();
+  }
+  return out;
+}
+
+v1::View Okey51Game::DoView(int seat) const {
+  v1::View view;
+  view.set_seat(seat);
+  view.set_num_seats(num_seats());
+  view.set_move_number(move_number());
+  for (int acting : SeatsToAct()) view.add_to_act(acting);
+  view.set_over(state_->over());
+  if (state_->over()) *view.mutable_result() = Result();
+  const Settings& settings = state_->settings();
+  v1::Okey51View* okey = view.mutable_okey51();
+  // After the last deal, `deal()` counts one past it.
+  okey->set_deal(std::min(state_->deal(), settings.deals - 1) + 1);
+  okey->set_deals(settings.deals);
+  okey->set_starter(state_->starter());
+  okey->set_indicator(okey::FaceName(state_->indicator()));
+  okey->set_okey(okey::FaceName(state_->jokers().okey()));
+  okey->set_teams(settings.teams);
+  okey->set_hints(settings.hints);
+  okey->set_doubling(settings.doubling);
+  if (seat >= 0) AddSortedNames(state_->hand(seat), okey->mutable_my_hand());
+  for (int other = 0; other < kPlayers; ++other) {
+    okey->add_hand_counts(static_cast<int>(state_->hand(other).size()));
+    auto* pile = okey->add_discards();
+    for (const Tile tile : state_->discards(other)) pile->add_tiles(CodeName(CodeOf(tile)));
+    okey->add_opened(OpenedToProto(state_->opened(other)));
+    okey->add_penalties(state_->penalties(other));
+    okey->add_totals(state_->total(other));
+  }
+  okey->set_deck_count(state_->deck_count());
+  if (const std::optional<Tile> taken = state_->takeable(); taken.has_value()) {
+    okey->set_takeable_discard(CodeName(CodeOf(*taken)));
+  }
+  for (int i = 0; i < static_cast<int>(state_->table().size()); ++i) {
+    *okey->add_table() = TableMeldProto(i);
+  }
+  okey->set_opening_needs(state_->OpeningNeeds());
+  okey->set_drawn(!state_->over() && state_->drawn());
+  for (const DealRecord& record : state_->records()) {
+    auto* scores = okey->add_deal_scores();
+    for (const int score : record.scores) scores->add_scores(score);
+  }
+  return view;
+}
+
+v1::Result Okey51Game::Result() const {
+  v1::Result result;
+  const auto ranks = state_->Ranks();
+  const bool teams = state_->settings().teams;
+  for (int seat = 0; seat < kPlayers; ++seat) {
+    v1::Result::SeatResult* entry = result.add_seats();
+    entry->set_seat(seat);
+    entry->set_rank(ranks[seat]);
+    entry->set_score(state_->total(seat));
+    entry->set_team(teams ? seat % 2 : seat);
+  }
+  result.set_ending("deals_played");
+  const auto& records = state_->records();
+  for (size_t deal = 0; deal < records.size(); ++deal) {
+    v1::Result::Round* round = result.add_rounds();
+    round->set_round(static_cast<int>(deal) + 1);
+    for (const int score : records[deal].scores) round->add_seat_scores(score);
+    round->set_ending(records[deal].finish == Okey51Finish::kDeckExhausted ? "deck_exhausted"
+                                                                           : "finished");
+  }
+  return result;
+}
+
+absl::StatusOr<v1::Hints> Okey51Game::Hints(int seat) const {
+  if (!state_->settings().hints) {
+    return absl::FailedPreconditionError("hints are off at this table");
+  }
+  if (seat < 0 || seat >= kPlayers) {
+    return absl::FailedPreconditionError("hints are for a seat's hand; a spectator has none");
+  }
+  if (state_->over()) return absl::FailedPreconditionError("the game is over");
+  std::vector<okey::IndexedMeld> table;
+  for (int i = 0; i < static_cast<int>(state_->table().size()); ++i) {
+    if (!state_->table()[i].pair) table.push_back({i, state_->table()[i].meld});
+  }
+  v1::Hints hints;
+  *hints.mutable_okey() = okey::HintsFor(state_->hand(seat), table, state_->jokers());
+  return hints;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings,
+                                              const v1::Deal& deal) {
+  KAHVE_ASSIGN_OR_RETURN(const Settings typed, SettingsFromProto(settings.okey51()));
+  if (deal.preset_case() != v1::Deal::kOkey51 && deal.preset_case() != v1::Deal::PRESET_NOT_SET) {
+    return absl::InvalidArgumentError("deal.preset is not an okey51 preset");
+  }
+  KAHVE_ASSIGN_OR_RETURN(const Preset preset, PresetFromProto(deal.okey51(), typed));
+  v1::GameSettings canonical;
+  *canonical.mutable_okey51() = SettingsToProto(typed);
+  const Preset* used = deal.has_okey51() ? &preset : nullptr;
+  return std::unique_ptr<Game>(new Okey51Game(std::move(canonical), deal, typed, used));
+}
+
+}  // namespace kahve::engine::okey51

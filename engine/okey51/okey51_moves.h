@@ -1,0 +1,62 @@
+#ifndef KAHVE_ENGINE_OKEY51_OKEY51_MOVES_H_
+#define KAHVE_ENGINE_OKEY51_OKEY51_MOVES_H_
+
+// What a seat of okey51 may know and may do: the SeatView that bots and hints read (their only
+// window on the game), and the canonical list of legal actions.
+
+#include <optional>
+#include <vector>
+
+#include "engine/okey/okey_arrangement.h"
+#include "engine/okey51/okey51.h"
+
+namespace kahve::engine::okey51 {
+
+// One seat's window on a State: its own hand and everything public, nothing else.
+class SeatView {
+ public:
+  SeatView(const State& state, int seat) : state_(state), seat_(seat) {}
+  int seat() const { return seat_; }
+  const std::vector<Tile>& hand() const { return state_.hand(seat_); }
+  int hand_count(int seat) const { return static_cast<int>(state_.hand(seat).size()); }
+  bool to_act() const { return state_.to_act() == seat_; }
+  bool drawn() const { return state_.drawn(); }
+  std::optional<Tile> takeable() const { return to_act() ? state_.takeable() : std::nullopt; }
+  const okey::Jokers& jokers() const { return state_.jokers(); }
+  const std::vector<TableMeld>& table() const { return state_.table(); }
+  const std::vector<Tile>& discards(int seat) const { return state_.discards(seat); }
+  Opened opened(int seat) const { return state_.opened(seat); }
+  int OpeningNeeds() const { return state_.OpeningNeeds(); }
+  int deck_count() const { return state_.deck_count(); }
+  bool Partners(int a, int b) const { return state_.Partners(a, b); }
+
+ private:
+  const State& state_;
+  int seat_;
+};
+
+// The hand as the arrangement search counts it (fakes under the okey's face, okeys as wilds).
+okey::FaceCounts CountFaces(const std::vector<Tile>& tiles, const okey::Jokers& jokers);
+
+// Every run and set that can be laid from `hand` on its own, each once: real tiles where the hand
+// has them, okeys for the rest (in a set with open colour). With `must_hold`, only those holding
+// a tile of that code.
+std::vector<std::vector<PlacedTile>> SingleMelds(const okey::FaceCounts& hand,
+                                                 const okey::Jokers& jokers,
+                                                 std::optional<Code> must_hold);
+
+// The melds of the hand's highest-valued arrangement, keeping at least one tile back (the lowest
+// meld is dropped when they would use every tile), and their sum.
+std::vector<std::vector<PlacedTile>> BestOpening(const okey::FaceCounts& hand,
+                                                 const okey::Jokers& jokers, int* sum);
+
+// The legal actions of the seat to act, canonical and without repeats: the draw, each discard by
+// code, each addition (tile, meld, place), each single run, set or pair, and for a seat not yet
+// opened the best opening only (the highest-valued runs and sets, and all its pairs): an opening
+// can be any combination of melds, so those are not all listed. Taking the discard is listed
+// with each such use that holds the taken tile. Empty for a seat that may not act.
+std::vector<Action> LegalActions(const SeatView& view);
+
+}  // namespace kahve::engine::okey51
+
+#endif  // KAHVE_ENGINE_OKEY51_OKEY51_MOVES_H_

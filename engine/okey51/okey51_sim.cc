@@ -1,0 +1,71 @@
+#include "engine/okey51/okey51_sim.h"
+
+#include <chrono>
+#include <deque>
+#include <vector>
+
+#include "engine/core/check.h"
+#include "engine/core/status_macros.h"
+#include "engine/okey51/okey51_codec.h"
+
+namespace kahve::engine::okey51 {
+
+int64_t PlayOut(State& state, const BotKind* seat_bots, Rng& bot_rng, bool checked) {
+  int64_t moves = 0;
+  // The heuristic plans the rest of a turn's phase at once; nobody else moves meanwhile.
+  std::deque<Action> plan;
+  while (!state.over()) {
+    const int seat = state.to_act();
+    const SeatView view(state, seat);
+    Action action;
+    if (seat_bots[seat] == BotKind::kRandom) {
+      action = ChooseRandom(view, bot_rng);
+    } else {
+      if (plan.empty()) {
+        std::vector<Action> planned = PlanHeuristic(view);
+        plan.assign(std::make_move_iterator(planned.begin()),
+                    std::make_move_iterator(planned.end()));
+      }
+      action = std::move(plan.front());
+      plan.pop_front();
+    }
+    if (checked) {
+      KAHVE_CHECK(state.Check(action).reason == Reason::kNone, "a bot chose a refused action");
+    }
+    const int deal = state.deal();
+    state.Apply(action, nullptr);
+    // A deal's end or the turn passing ends whatever was planned.
+    if (state.deal() != deal || state.over() || state.to_act() != seat) plan.clear();
+    ++moves;
+  }
+  return moves;
+}
+
+absl::StatusOr<SimSummary> Simulate(const SimOptions& options) {
+  KAHVE_ASSIGN_OR_RETURN(const Settings settings, SettingsFromProto(options.settings.okey51()));
+  SimSummary summary;
+  summary.game = "okey51";
+  KAHVE_ASSIGN_OR_RETURN(summary.seat_bots, SeatBots(options.bots, kPlayers));
+  std::vector<BotKind> seat_bots;
+  for (const std::string& name : summary.seat_bots) {
+    KAHVE_ASSIGN_OR_RETURN(const BotKind kind, ParseBotKind(name));
+    seat_bots.push_back(kind);
+  }
+  summary.win_units_by_seat.assign(kPlayers, 0);
+  State state(settings, GameSeed(options.seed, 0));
+  std::vector<int> ranks(kPlayers);
+  const auto start = std::chrono::steady_clock::now();
+  for (int64_t game = 0; game < options.games; ++game) {
+    const uint64_t seed = GameSeed(options.seed, game);
+    state.Reset(seed);
+    Rng bot_rng(BotSeed(seed));
+    const int64_t moves = PlayOut(state, seat_bots.data(), bot_rng);
+    const auto final_ranks = state.Ranks();
+    ranks.assign(final_ranks.begin(), final_ranks.end());
+    summary.AddGame(ranks, moves);
+  }
+  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return summary;
+}
+
+}  // namespace kahve::engine::okey51

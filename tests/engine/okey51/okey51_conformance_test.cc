@@ -1,0 +1,89 @@
+// okey51 through the conformance kit: seeded games of uniformly random listed moves, checking after
+// every move that all 106 tiles are accounted for (CheckInvariants), a rejected move changes
+// nothing, replay reproduces the state, and every game ends.
+
+#include "engine/core/rng.h"
+#include "gtest/gtest.h"
+#include "kahve/v1/engine.pb.h"
+#include "tests/engine/ruleset_conformance.h"
+
+namespace kahve::engine {
+namespace {
+
+const char* const kNames[] = {"R1",  "R7", "R13", "B2", "B9", "K5",
+                              "K12", "Y3", "Y11", "F",  "Q4", ""};
+
+std::string RandomName(Rng& rng) {
+  if (rng.Below(3) == 0) return kNames[rng.Below(std::size(kNames))];
+  const char colours[] = {'R', 'B', 'K', 'Y'};
+  return std::string(1, colours[rng.Below(4)]) + std::to_string(1 + rng.Below(13));
+}
+
+// Moves whose legality LegalMoves decides exactly (draws, discards, additions, a take with an
+// addition), plus malformed ones: unknown names, missing parts, lays of random tiles.
+v1::Move RandomMove(Rng& rng) {
+  v1::Move move;
+  v1::Okey51Move* okey = move.mutable_okey51();
+  auto addition = [&](v1::OkeyAddition* add) {
+    add->set_tile(RandomName(rng));
+    add->set_meld(static_cast<int>(rng.Below(8)) - 1);
+    add->set_place(static_cast<v1::OkeyPlace>(rng.Below(5)));
+  };
+  switch (rng.Below(9)) {
+    case 0:
+      okey->mutable_draw();
+      break;
+    case 1:
+    case 2:
+      okey->mutable_discard()->set_tile(RandomName(rng));
+      break;
+    case 3:
+      addition(okey->mutable_add_tile());
+      break;
+    case 4:
+      addition(okey->mutable_take_discard()->mutable_add_tile());
+      break;
+    case 5:
+      okey->mutable_take_discard();
+      break;
+    case 6: {
+      // Too few tiles for any meld or opening: always refused, whatever the hand.
+      v1::OkeyMeld* meld = okey->mutable_lay_melds()->add_melds();
+      for (int i = 0; i < 2; ++i) meld->add_tiles()->set_tile(RandomName(rng));
+      break;
+    }
+    case 7:
+      okey->mutable_lay_pairs();
+      break;
+    default:
+      return v1::Move();
+  }
+  return move;
+}
+
+testing::ConformanceOptions Options(int games, uint64_t seed) {
+  testing::ConformanceOptions options;
+  options.games = games;
+  options.seed = seed;
+  options.random_move = RandomMove;
+  return options;
+}
+
+TEST(Okey51ConformanceTest, SoloOneDeal) {
+  testing::ConformanceOptions options = Options(150, 51);
+  options.settings.mutable_okey51();
+  testing::RunConformance(options);
+}
+
+TEST(Okey51ConformanceTest, TeamsDoublingThreeDeals) {
+  testing::ConformanceOptions options = Options(40, 52);
+  v1::Okey51Settings* settings = options.settings.mutable_okey51();
+  settings->set_teams(true);
+  settings->set_doubling(true);
+  settings->set_deals(3);
+  settings->set_first_starter(2);
+  testing::RunConformance(options);
+}
+
+}  // namespace
+}  // namespace kahve::engine

@@ -1,0 +1,184 @@
+// Hidden information never leaks (after OpenSpiel's ResampleInfostateTest): two okey51 deals that
+// differ only in what a seat cannot see, the other seats' hands, must look byte-identical to that
+// seat (and to spectators) in views, events, rejections of its own moves, its legal moves and its
+// bot's choices, until the deal's end shows every hand.
+
+#include <memory>
+#include <numeric>
+#include <vector>
+
+#include "engine/core/game.h"
+#include "engine/core/rng.h"
+#include "engine/okey/okey_tiles.h"
+#include "engine/okey51/okey51_codec.h"
+#include "google/protobuf/util/message_differencer.h"
+#include "gtest/gtest.h"
+
+namespace kahve::engine::okey51 {
+namespace {
+
+using google::protobuf::util::MessageDifferencer;
+
+// A full preset: hands of 15, 14, 14, 14, the indicator, the deck, from `rng`.
+v1::Okey51DealPreset RandomDeal(Rng& rng) {
+  std::vector<okey::Tile> order(okey::kTiles);
+  std::iota(order.begin(), order.end(), okey::Tile{0});
+  rng.Shuffle(order.data(), static_cast<uint32_t>(order.size()));
+  v1::Okey51DealPreset deal;
+  size_t next = 0;
+  for (int seat = 0; seat < kPlayers; ++seat) {
+    auto* hand = deal.add_hands();
+    for (int i = 0; i < (seat == 0 ? 15 : 14); ++i) hand->add_tiles(okey::TileName(order[next++]));
+  }
+  while (okey::IsFakeOkey(order[next])) deal.add_deck(okey::TileName(order[next++]));
+  deal.set_indicator(okey::TileName(order[next++]));
+  while (next < order.size()) deal.add_deck(okey::TileName(order[next++]));
+  return deal;
+}
+
+// The same deal with the hands of every seat but seat 0 and `viewer` dealt among themselves anew.
+v1::Okey51DealPreset Resampled(v1::Okey51DealPreset deal, int viewer, Rng& rng) {
+  std::vector<std::string> pool;
+  std::vector<int> seats;
+  for (int seat = 1; seat < kPlayers; ++seat) {
+    if (seat == viewer) continue;
+    seats.push_back(seat);
+    for (const std::string& tile : deal.hands(seat).tiles()) pool.push_back(tile);
+  }
+  rng.Shuffle(pool.data(), static_cast<uint32_t>(pool.size()));
+  size_t next = 0;
+  for (const int seat : seats) {
+    auto* tiles = deal.mutable_hands(seat)->mutable_tiles();
+    for (int i = 0; i < tiles->size(); ++i) tiles->at(i) = pool[next++];
+  }
+  return deal;
+}
+
+std::unique_ptr<Game> Start(const v1::Okey51DealPreset& preset, bool hints) {
+  v1::GameSettings settings;
+  settings.mutable_okey51()->set_hints(hints);
+  v1::Deal deal;
+  deal.set_seed(77);
+  *deal.mutable_okey51()->add_deals() = preset;
+  return std::move(NewGame(settings, deal)).value();
+}
+
+bool EndsTheDeal(const std::vector<v1::Event>& events) {
+  for (const v1::Event& event : events) {
+    if (event.okey51().has_deal_ended()) return true;
+  }
+  return false;
+}
+
+void ExpectSame(const std::vector<v1::Event>& a, const std::vector<v1::Event>& b, int viewer) {
+  const std::vector<v1::Event> seen_a = VisibleTo(a, viewer);
+  const std::vector<v1::Event> seen_b = VisibleTo(b, viewer);
+  ASSERT_EQ(seen_a.size(), seen_b.size());
+  for (size_t i = 0; i < seen_a.size(); ++i) {
+    ASSERT_TRUE(MessageDifferencer::Equals(seen_a[i], seen_b[i]))
+        << seen_a[i].DebugString() << " vs " << seen_b[i].DebugString();
+  }
+}
+
+v1::Move Probe(Rng& rng) {
+  static const char* const kTiles[] = {"R1", "R5", "B9", "K13", "Y7", "F", "B4", "K8"};
+  v1::Move move;
+  switch (rng.Below(4)) {
+    case 0:
+      move.mutable_okey51()->mutable_discard()->set_tile(kTiles[rng.Below(8)]);
+      break;
+    case 1: {
+      auto* add = move.mutable_okey51()->mutable_add_tile();
+      add->set_tile(kTiles[rng.Below(8)]);
+      add->set_meld(static_cast<int>(rng.Below(3)));
+      add->set_place(v1::OKEY_PLACE_RUN_HIGH);
+      break;
+    }
+    case 2: {
+      auto* meld = move.mutable_okey51()->mutable_lay_melds()->add_melds();
+      for (int i = 0; i < 3; ++i) meld->add_tiles()->set_tile(kTiles[rng.Below(8)]);
+      break;
+    }
+    default:
+      move.mutable_okey51()->mutable_draw();
+  }
+  return move;
+}
+
+// The other seats draw and throw the drawn tile away (seat 0 first throws its first tile), which
+// both deals allow; `viewer` plays random legal moves. Compares what `viewer` sees until the end.
+void Compare(Game& a, Game& b, int viewer, Rng& rng) {
+  ExpectSame(a.deal_events(), b.deal_events(), viewer);
+  std::string drawn;
+  while (!a.IsOver()) {
+    ASSERT_TRUE(MessageDifferencer::Equals(a.View(viewer), b.View(viewer)))
+        << a.View(viewer).DebugString() << " vs " << b.View(viewer).DebugString();
+    const int seat = a.SeatsToAct()[0];
+    ASSERT_EQ(a.SeatsToAct(), b.SeatsToAct());
+    v1::Move move;
+    if (seat == viewer) {
+      const std::vector<v1::Move> legal = a.LegalMoves(seat);
+      const std::vector<v1::Move> legal_b = b.LegalMoves(seat);
+      ASSERT_EQ(legal.size(), legal_b.size());
+      for (size_t i = 0; i < legal.size(); ++i) {
+        ASSERT_TRUE(MessageDifferencer::Equals(legal[i], legal_b[i]));
+      }
+      for (const char* bot : {"heuristic", "random"}) {
+        ASSERT_TRUE(MessageDifferencer::Equals(*a.BotMove(seat, bot, 9), *b.BotMove(seat, bot, 9)))
+            << "the bot sees only its view";
+      }
+      const auto hints_a = a.Hints(seat);
+      const auto hints_b = b.Hints(seat);
+      ASSERT_TRUE(hints_a.ok() && hints_b.ok());
+      ASSERT_TRUE(MessageDifferencer::Equals(*hints_a, *hints_b));
+      const v1::Move probe = Probe(rng);
+      const MoveOutcome probe_a = a.DryRun(seat, probe);
+      const MoveOutcome probe_b = b.DryRun(seat, probe);
+      ASSERT_EQ(probe_a.accepted, probe_b.accepted);
+      ASSERT_TRUE(MessageDifferencer::Equals(probe_a.rejection, probe_b.rejection));
+      move = legal[rng.Below(legal.size())];
+    } else if (!a.View(seat).okey51().drawn()) {
+      move.mutable_okey51()->mutable_draw();
+    } else {
+      const std::string first = a.View(seat).okey51().my_hand(0);
+      move.mutable_okey51()->mutable_discard()->set_tile(drawn.empty() ? first : drawn);
+    }
+    const MoveOutcome out_a = a.Apply(seat, move);
+    const MoveOutcome out_b = b.Apply(seat, move);
+    ASSERT_TRUE(out_a.accepted && out_b.accepted)
+        << out_a.rejection.message() << " / " << out_b.rejection.message();
+    drawn.clear();
+    for (const v1::Event& event : out_a.events) {
+      if (event.okey51().has_tile_drawn()) drawn = event.okey51().tile_drawn().tile();
+    }
+    if (EndsTheDeal(out_a.events)) return;  // from here on every hand is shown
+    ExpectSame(out_a.events, out_b.events, viewer);
+  }
+}
+
+TEST(Okey51LeakTest, SeatsAndSpectatorsSeeNothingOfOtherHands) {
+  Rng rng(51);
+  for (int trial = 0; trial < 40; ++trial) {
+    for (const int viewer : {kSpectator, 0, 1, 2, 3}) {
+      const v1::Okey51DealPreset deal = RandomDeal(rng);
+      const v1::Okey51DealPreset other = Resampled(deal, viewer, rng);
+      ASSERT_FALSE(MessageDifferencer::Equals(deal, other));
+      std::unique_ptr<Game> a = Start(deal, /*hints=*/true);
+      std::unique_ptr<Game> b = Start(other, /*hints=*/true);
+      Compare(*a, *b, viewer, rng);
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+}
+
+TEST(Okey51LeakTest, TheDealsDifferWhereHidden) {
+  // The resampled deal really differs: seat 1's own view tells the two apart.
+  Rng rng(52);
+  const v1::Okey51DealPreset deal = RandomDeal(rng);
+  const v1::Okey51DealPreset other = Resampled(deal, 0, rng);
+  EXPECT_FALSE(
+      MessageDifferencer::Equals(Start(deal, false)->View(1), Start(other, false)->View(1)));
+}
+
+}  // namespace
+}  // namespace kahve::engine::okey51
