@@ -174,6 +174,9 @@ std::string NewInviteCode();
 
 int64_t Micros(absl::Time time);
 
+// The answer to a request id its owner already used for a ticket of another queue.
+absl::Status RequestIdReused(const std::string& ticket_id);
+
 }  // namespace kahve::matchmaking
 
 #endif  // KAHVE_SERVICES_MATCHMAKING_MM_STORE_H_

@@ -33,15 +33,17 @@ std::vector<absl::StatusOr<std::string>> MatchmakingStore::CreateTickets(
     }
     pqxx::work tx(connection);
     // Tickets these requests made before (retries), and the players' active tickets.
-    std::map<std::pair<std::string, std::string>, std::string> earlier;
+    // (owner, request id) -> (ticket, queue key)
+    std::map<std::pair<std::string, std::string>, std::pair<std::string, std::string>> earlier;
     if (!request_ids.empty()) {
       // The request_id <> '' term lets the partial index mm_tickets_request answer.
       for (const pqxx::row& row :
-           tx.exec_params("SELECT t.owner, t.request_id, t.ticket_id FROM mm_tickets t"
+           tx.exec_params("SELECT t.owner, t.request_id, t.ticket_id, t.queue_key FROM mm_tickets t"
                           "  JOIN unnest($1::text[], $2::text[]) AS v(o, r)"
                           "    ON t.owner = v.o AND t.request_id = v.r WHERE t.request_id <> ''",
                           TextArrayLiteral(owners), TextArrayLiteral(request_ids))) {
-        earlier[{row[0].as<std::string>(), row[1].as<std::string>()}] = row[2].as<std::string>();
+        earlier[{row[0].as<std::string>(), row[1].as<std::string>()}] = {row[2].as<std::string>(),
+                                                                         row[3].as<std::string>()};
       }
     }
     std::map<std::string, std::string> active;  // player -> ticket
@@ -61,7 +63,9 @@ std::vector<absl::StatusOr<std::string>> MatchmakingStore::CreateTickets(
       if (!ticket.request_id.empty()) {
         const auto found = earlier.find({ticket.owner, ticket.request_id});
         if (found != earlier.end()) {
-          answers[i] = found->second;
+          answers[i] = found->second.second == ticket.queue_key
+                           ? absl::StatusOr<std::string>(found->second.first)
+                           : RequestIdReused(found->second.first);
           continue;
         }
       }
@@ -78,7 +82,9 @@ std::vector<absl::StatusOr<std::string>> MatchmakingStore::CreateTickets(
         continue;
       }
       answers[i] = ticket_id;
-      if (!ticket.request_id.empty()) earlier[{ticket.owner, ticket.request_id}] = ticket_id;
+      if (!ticket.request_id.empty()) {
+        earlier[{ticket.owner, ticket.request_id}] = {ticket_id, ticket.queue_key};
+      }
       ticket_ids.push_back(ticket_id);
       queue_keys.push_back(ticket.queue_key);
       ticket_owners.push_back(ticket.owner);

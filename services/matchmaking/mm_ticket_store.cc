@@ -65,6 +65,11 @@ absl::StatusOr<v1::Party> AddMember(pqxx::transaction_base& tx, const std::strin
 
 }  // namespace
 
+absl::Status RequestIdReused(const std::string& ticket_id) {
+  return absl::AlreadyExistsError(absl::StrCat("request_id: already used for ticket ", ticket_id,
+                                               " of another queue; use a new id"));
+}
+
 std::string NewId(const char* prefix) {
   unsigned char bytes[16];
   if (RAND_bytes(bytes, sizeof(bytes)) != 1) return "";
@@ -91,11 +96,13 @@ absl::StatusOr<std::string> MatchmakingStore::CreateTicket(const NewTicket& tick
   absl::Status status = pool_->Run([&](pqxx::connection& connection) {
     pqxx::work tx(connection);
     if (!ticket.request_id.empty()) {
-      const pqxx::result earlier =
-          tx.exec_params("SELECT ticket_id FROM mm_tickets WHERE owner = $1 AND request_id = $2",
-                         ticket.owner, ticket.request_id);
+      const pqxx::result earlier = tx.exec_params(
+          "SELECT ticket_id, queue_key FROM mm_tickets"
+          " WHERE owner = $1 AND request_id = $2",
+          ticket.owner, ticket.request_id);
       if (!earlier.empty()) {
         result = earlier[0][0].as<std::string>();
+        if (earlier[0][1].as<std::string>() != ticket.queue_key) return RequestIdReused(result);
         return absl::OkStatus();
       }
     }
@@ -130,11 +137,13 @@ absl::StatusOr<std::string> MatchmakingStore::CreateTicket(const NewTicket& tick
   status = pool_->Run([&](pqxx::connection& connection) {
     pqxx::read_transaction tx(connection);
     if (!ticket.request_id.empty()) {
-      const pqxx::result earlier =
-          tx.exec_params("SELECT ticket_id FROM mm_tickets WHERE owner = $1 AND request_id = $2",
-                         ticket.owner, ticket.request_id);
+      const pqxx::result earlier = tx.exec_params(
+          "SELECT ticket_id, queue_key FROM mm_tickets"
+          " WHERE owner = $1 AND request_id = $2",
+          ticket.owner, ticket.request_id);
       if (!earlier.empty()) {
         result = earlier[0][0].as<std::string>();
+        if (earlier[0][1].as<std::string>() != ticket.queue_key) return RequestIdReused(result);
         return absl::OkStatus();
       }
     }

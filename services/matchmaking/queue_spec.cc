@@ -28,6 +28,14 @@ absl::StatusOr<RulesetProfile> Normalize(v1::GameSettings& settings, int* prefer
       *min_seats = 2;
       return RulesetProfile{.has_partners = false, .bots = true};
     }
+    case v1::GameSettings::kOkey51: {
+      v1::Okey51Settings& okey = *settings.mutable_okey51();
+      if (okey.deals() == 0) okey.set_deals(1);
+      // Four seats, always.
+      *preferred = 4;
+      *min_seats = 4;
+      return RulesetProfile{.has_partners = true, .bots = true};
+    }
     default:
       return absl::InvalidArgumentError("settings: no ruleset set");
   }
@@ -60,6 +68,14 @@ absl::StatusOr<QueueSpec> QueueSpecFor(const v1::GameSettings& settings, bool te
     }
     // Partnerships need every seat: a table never shrinks.
     spec.min_seats = 4;
+  }
+  if (spec.settings.has_okey51()) {
+    // The queue's mode decides the partnership; the settings' own flag must not disagree.
+    if (spec.settings.okey51().teams() && !teams) {
+      return absl::InvalidArgumentError(
+          "settings.okey51.teams: queue with teams to play 2v2 (the flag follows the queue)");
+    }
+    spec.settings.mutable_okey51()->set_teams(teams);
   }
   spec.teams = teams;
   spec.mode = teams ? v1::TEAMS : v1::SOLO;

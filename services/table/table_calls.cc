@@ -170,6 +170,33 @@ void TableHost::GetView(const common::Identity& caller, const v1::GetViewRequest
   });
 }
 
+void TableHost::GetHints(const common::Identity& caller, const v1::GetHintsRequest& request,
+                         std::function<void(absl::StatusOr<v1::GetHintsResponse>)> done) {
+  auto found = FindForCall(request.table_id());
+  if (!found.ok()) {
+    done(found.status());
+    return;
+  }
+  const TablePtr table = *found;
+  absl::MutexLock lock(&table->mu);
+  auto seat = SeatFor(*table, caller, request.seat_token());
+  if (!seat.ok()) {
+    done(seat.status());
+    return;
+  }
+  WhenDurable(table, [table, seat = *seat, done]() ABSL_NO_THREAD_SAFETY_ANALYSIS {
+    absl::StatusOr<v1::Hints> hints = table->session->game().Hints(seat);
+    if (!hints.ok()) {
+      done(hints.status());
+      return;
+    }
+    v1::GetHintsResponse response;
+    *response.mutable_hints() = std::move(hints).value();
+    response.set_seq(table->session->seq());
+    done(std::move(response));
+  });
+}
+
 absl::Status TableHost::Connect(const common::Identity& caller, const v1::ConnectRequest& request,
                                 UpdateStream* stream) {
   auto found = FindForCall(request.table_id());

@@ -88,6 +88,9 @@ class TableHost {
               std::function<void(absl::StatusOr<v1::ResignResponse>)> done);
   void GetView(const common::Identity& caller, const v1::GetViewRequest& request,
                std::function<void(absl::StatusOr<v1::GetViewResponse>)> done);
+  // The caller's seat's hints, as durable as GetView's view.
+  void GetHints(const common::Identity& caller, const v1::GetHintsRequest& request,
+                std::function<void(absl::StatusOr<v1::GetHintsResponse>)> done);
 
   // Opens a Connect stream: checks the caller, then the stream gets its snapshot (or the updates
   // after after_seq) as soon as the table is durable, then every update. On an error the stream

@@ -113,6 +113,20 @@ grpc::ServerUnaryReactor* TableService::GetView(grpc::CallbackServerContext* con
   return reactor;
 }
 
+grpc::ServerUnaryReactor* TableService::GetHints(grpc::CallbackServerContext* context,
+                                                 const v1::GetHintsRequest* request,
+                                                 v1::GetHintsResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr);
+  if (!caller) return reactor;
+  host_->GetHints(*caller, *request,
+                  [reactor, response](absl::StatusOr<v1::GetHintsResponse> hints) {
+                    if (hints.ok()) *response = std::move(hints).value();
+                    reactor->Finish(common::ToGrpcStatus(hints.status()));
+                  });
+  return reactor;
+}
+
 grpc::ServerUnaryReactor* TableService::Resign(grpc::CallbackServerContext* context,
                                                const v1::ResignRequest* request,
                                                v1::ResignResponse* response) {

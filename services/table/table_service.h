@@ -28,6 +28,9 @@ class TableService final : public v1::TableService::CallbackService {
   grpc::ServerUnaryReactor* GetView(grpc::CallbackServerContext* context,
                                     const v1::GetViewRequest* request,
                                     v1::GetViewResponse* response) override;
+  grpc::ServerUnaryReactor* GetHints(grpc::CallbackServerContext* context,
+                                     const v1::GetHintsRequest* request,
+                                     v1::GetHintsResponse* response) override;
   grpc::ServerUnaryReactor* Resign(grpc::CallbackServerContext* context,
                                    const v1::ResignRequest* request,
                                    v1::ResignResponse* response) override;

@@ -1,5 +1,8 @@
 #include "tools/kahve/demo_clients.h"
 
+#include <cstdlib>
+#include <string>
+
 #include "tools/kahve/table_bot.h"
 
 namespace kahve::tools {
@@ -20,10 +23,54 @@ DemoClient LiarsDice() {
   return client;
 }
 
+// A tile name's colour letter and number ("K12" -> 'K', 12).
+std::pair<char, int> ColourAndNumber(const std::string& tile) {
+  if (tile.size() < 2) return {tile.empty() ? '?' : tile[0], 0};
+  return {tile[0], std::atoi(tile.c_str() + 1)};
+}
+
+// okey51 as a simple client plays it from its view: draw, then throw away the tile that helps its
+// hand least (fewest tiles of its colour close by or of its number), the higher number first;
+// never the okey. It never opens, so its deals run until the deck is out.
+v1::Move ChooseOkey51Move(const v1::View& view, engine::Rng& /*rng*/) {
+  v1::Move move;
+  const v1::Okey51View& okey = view.okey51();
+  if (!okey.drawn()) {
+    move.mutable_okey51()->mutable_draw();
+    return move;
+  }
+  std::string worst;
+  int worst_score = 0;
+  for (const std::string& tile : okey.my_hand()) {
+    if (tile == okey.okey() && okey.my_hand_size() > 1) continue;
+    const auto [colour, number] = ColourAndNumber(tile);
+    int score = -number;
+    for (const std::string& other : okey.my_hand()) {
+      const auto [other_colour, other_number] = ColourAndNumber(other);
+      const int gap = std::abs(other_number - number);
+      if (other_colour == colour && (gap == 1 || gap == 2)) score += 20;
+      if (other_colour != colour && gap == 0) score += 20;
+    }
+    if (worst.empty() || score < worst_score) {
+      worst = tile;
+      worst_score = score;
+    }
+  }
+  move.mutable_okey51()->mutable_discard()->set_tile(worst);
+  return move;
+}
+
+DemoClient Okey51() {
+  DemoClient client{.ruleset = "okey51", .players = 4, .choose = &ChooseOkey51Move};
+  // Hints on: the demo's players could ask the table for them.
+  client.settings.mutable_okey51()->set_hints(true);
+  return client;
+}
+
 }  // namespace
 
 const std::vector<DemoClient>& DemoClients() {
-  static const std::vector<DemoClient> clients = {LiarsDice()};
+  static const std::vector<DemoClient> clients = {LiarsDice(), Okey51()};
   return clients;
 }
 

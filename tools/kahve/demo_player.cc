@@ -35,7 +35,7 @@ absl::StatusOr<v1::Assignment> Queue(const DemoClient& client, const DemoPlayerI
                                      v1::MatchmakingService::Stub& matchmaking) {
   v1::EnqueueRequest enqueue;
   *enqueue.mutable_settings() = client.settings;
-  enqueue.set_request_id(player.id + "-enqueue");
+  enqueue.set_request_id(absl::StrCat(player.id, "-", std::string(client.ruleset), "-enqueue"));
   v1::EnqueueResponse ticket;
   grpc::Status status = matchmaking.Enqueue(player.Call(kCallWait).get(), enqueue, &ticket);
   if (!status.ok()) return Failed("Enqueue", status);

@@ -1,7 +1,9 @@
 // Bad input to the matchmaking service: each gets a precise status and changes nothing.
 
 #include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "services/matchmaking/queue_spec.h"
 #include "tests/services/matchmaking/mm_fixture.h"
 #include "tests/services/service_testing.h"
 
@@ -110,6 +112,16 @@ TEST_F(MatchmakingInputTest, RepeatedRequestIdReturnsTheSameTicket) {
   ASSERT_TRUE(Enqueue("ana", request, &second).ok());
   EXPECT_EQ(first, second);
   EXPECT_EQ(Count("SELECT count(*) FROM mm_tickets"), 1);
+
+  // The same id for another queue is no retry: refused, and nothing changes.
+  v1::EnqueueRequest other = LiarsDice(3);
+  other.set_request_id("r-1");
+  std::string third;
+  const grpc::Status reused = Enqueue("ana", other, &third);
+  EXPECT_EQ(reused.error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_THAT(reused.error_message(),
+              ::testing::HasSubstr("request_id: already used for ticket " + first));
+  EXPECT_EQ(Count("SELECT count(*) FROM mm_tickets"), 1);
 }
 
 // Enqueue's group commit answers a batch as CreateTicket would answer its tickets one by one.
@@ -123,22 +135,26 @@ TEST_F(MatchmakingInputTest, ABatchOfTicketsIsAnsweredAsOneByOne) {
   common::PgPool pool(common::PgPoolSettings{.url = url(), .size = 1, .name = "test"},
                       &metrics.registry());
   MatchmakingStore store(&pool);
-  auto ticket = [](const std::string& owner, const std::string& request_id,
-                   std::vector<std::string> players) {
-    return NewTicket{
-        .queue_key = "q", .owner = owner, .request_id = request_id, .players = std::move(players)};
+  const std::string key = QueueSpecFor(with_id.settings(), false)->key;
+  auto ticket = [&](const std::string& owner, const std::string& request_id,
+                    std::vector<std::string> players, const std::string& queue_key = "") {
+    return NewTicket{.queue_key = queue_key.empty() ? key : queue_key,
+                     .owner = owner,
+                     .request_id = request_id,
+                     .players = std::move(players)};
   };
   const std::vector<absl::StatusOr<std::string>> answers = store.CreateTickets(
       {
-          ticket("ana", "r-1", {"ana"}),        // a retry of the stored ticket
-          ticket("bora", "", {"bora", "cem"}),  // new
-          ticket("cem", "", {"cem"}),           // cem is in bora's ticket, just made
-          ticket("deniz", "r-2", {"deniz"}),    // new
-          ticket("deniz", "r-2", {"deniz"}),    // a retry of the one just made
-          ticket("ana", "r-3", {"ana"}),        // ana already has a ticket
+          ticket("ana", "r-1", {"ana"}),                       // a retry of the stored ticket
+          ticket("bora", "", {"bora", "cem"}),                 // new
+          ticket("cem", "", {"cem"}),                          // cem is in bora's ticket, just made
+          ticket("deniz", "r-2", {"deniz"}),                   // new
+          ticket("deniz", "r-2", {"deniz"}),                   // a retry of the one just made
+          ticket("ana", "r-3", {"ana"}),                       // ana already has a ticket
+          ticket("deniz", "r-2", {"deniz"}, "another queue"),  // r-2 is deniz's other ticket
       },
       absl::Now());
-  ASSERT_EQ(answers.size(), 6u);
+  ASSERT_EQ(answers.size(), 7u);
   ASSERT_TRUE(answers[0].ok());
   EXPECT_EQ(*answers[0], earlier);
   ASSERT_TRUE(answers[1].ok());
@@ -150,6 +166,8 @@ TEST_F(MatchmakingInputTest, ABatchOfTicketsIsAnsweredAsOneByOne) {
   EXPECT_EQ(*answers[4], *answers[3]);
   EXPECT_EQ(answers[5].status().code(), absl::StatusCode::kAlreadyExists);
   EXPECT_NE(answers[5].status().message().find(earlier), std::string::npos);
+  EXPECT_EQ(answers[6].status().code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_NE(answers[6].status().message().find("another queue; use a new id"), std::string::npos);
   EXPECT_EQ(Count("SELECT count(*) FROM mm_tickets"), 3);
   EXPECT_EQ(Count("SELECT count(*) FROM mm_ticket_players WHERE active"), 4);
   EXPECT_EQ(Count("SELECT count(*) FROM mm_ticket_players WHERE player_id = 'cem' AND"

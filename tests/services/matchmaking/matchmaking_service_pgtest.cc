@@ -149,5 +149,73 @@ TEST_F(MatchmakingTest, PartySitsTogether) {
   EXPECT_EQ(Count("SELECT count(*) FROM mm_party_members"), 1);
 }
 
+TEST_F(MatchmakingTest, ATwoVersusTwoPartyStaysTogetherAsPartners) {
+  StartRelay();
+  StartMatchmaker(Settings());
+  v1::Party party;
+  {
+    auto context = kahve::testing::ContextFor("ana");
+    ASSERT_TRUE(mm().stub().CreateParty(context.get(), {}, &party).ok());
+  }
+  {
+    auto context = kahve::testing::ContextFor("bora");
+    v1::JoinPartyRequest join;
+    join.set_invite_code(party.invite_code());
+    v1::Party joined;
+    ASSERT_TRUE(mm().stub().JoinParty(context.get(), join, &joined).ok());
+  }
+  v1::EnqueueRequest request = Okey51(/*teams=*/true);
+  request.set_party_id(party.party_id());
+  std::string party_ticket, cem, deniz, solo;
+  ASSERT_TRUE(Enqueue("ana", request, &party_ticket).ok());
+  // A solo okey51 player waits in another queue: teams and solo never mix.
+  ASSERT_TRUE(Enqueue("emre", Okey51(/*teams=*/false), &solo).ok());
+  ASSERT_TRUE(Enqueue("cem", Okey51(/*teams=*/true), &cem).ok());
+  ASSERT_TRUE(Enqueue("deniz", Okey51(/*teams=*/true), &deniz).ok());
+
+  const v1::Assignment leader = AwaitAssignment("ana", party_ticket);
+  const v1::Assignment partner = AwaitAssignment("bora", party_ticket);
+  const v1::Assignment third = AwaitAssignment("cem", cem);
+  const v1::Assignment fourth = AwaitAssignment("deniz", deniz);
+  EXPECT_EQ(partner.table_id(), leader.table_id());
+  EXPECT_EQ(third.table_id(), leader.table_id());
+  EXPECT_EQ(fourth.table_id(), leader.table_id());
+  // Partners sit opposite (seats 0 and 2, 1 and 3): the party is one team, the two singles the
+  // other.
+  EXPECT_EQ(partner.seat(), (leader.seat() + 2) % 4);
+  EXPECT_EQ(third.seat() % 2, fourth.seat() % 2);
+  EXPECT_NE(third.seat() % 2, leader.seat() % 2);
+  EXPECT_EQ(TicketsIn(kMatched), 3);
+  EXPECT_EQ(TicketsIn(kWaiting), 1) << "the solo player is still waiting";
+
+  // The table plays 2v2, and its result is rated for the teams.
+  std::vector<table::Player> players = {{"ana", leader.seat(), leader.seat_token()},
+                                        {"bora", partner.seat(), partner.seat_token()},
+                                        {"cem", third.seat(), third.seat_token()},
+                                        {"deniz", fourth.seat(), fourth.seat_token()}};
+  auto view = View(leader.table_id(), "ana", leader.seat_token());
+  ASSERT_TRUE(view.ok());
+  EXPECT_TRUE(view->view().okey51().teams());
+  PlayToTheEnd(leader.table_id(), players);
+  auto end = View(leader.table_id(), "ana", leader.seat_token());
+  ASSERT_TRUE(end.ok());
+  ASSERT_TRUE(end->view().over());
+  for (const auto& seat : end->view().result().seats()) EXPECT_EQ(seat.team(), seat.seat() % 2);
+  bool rated = false;
+  for (int attempt = 0; attempt < 200 && !rated; ++attempt) {
+    auto context = kahve::testing::ContextFor("ana");
+    v1::GetRatingsRequest ratings;
+    for (const char* name : {"ana", "bora", "cem", "deniz"}) ratings.add_player_ids(name);
+    ratings.set_ruleset("okey51");
+    ratings.set_mode(v1::TEAMS);
+    v1::GetRatingsResponse response;
+    absl::MutexLock lock(&rating_mu_);
+    rated = rating_->stub().GetRatings(context.get(), ratings, &response).ok() &&
+            response.ratings_size() == 4;
+    if (!rated) absl::SleepFor(absl::Milliseconds(100));
+  }
+  EXPECT_TRUE(rated) << "the four are rated in okey51's 2v2 mode";
+}
+
 }  // namespace
 }  // namespace kahve::matchmaking

@@ -154,6 +154,13 @@ v1::EnqueueRequest MatchmakingTest::LiarsDice(int players) {
   return request;
 }
 
+v1::EnqueueRequest MatchmakingTest::Okey51(bool teams) {
+  v1::EnqueueRequest request;
+  request.mutable_settings()->mutable_okey51();
+  request.set_teams(teams);
+  return request;
+}
+
 grpc::Status MatchmakingTest::Enqueue(const std::string& player, const v1::EnqueueRequest& request,
                                       std::string* ticket_id) {
   auto context = kahve::testing::ContextFor(player);

@@ -100,6 +100,17 @@ std::vector<v1::TableUpdate> UpdateReader::updates() {
 }
 
 v1::Move ChooseMove(const v1::View& view) {
+  if (view.has_okey51()) {
+    // Draw, then throw away the highest tile of the sorted hand.
+    v1::Move move;
+    if (!view.okey51().drawn()) {
+      move.mutable_okey51()->mutable_draw();
+    } else {
+      const auto& hand = view.okey51().my_hand();
+      move.mutable_okey51()->mutable_discard()->set_tile(hand[hand.size() - 1]);
+    }
+    return move;
+  }
   if (view.liars_dice().bids_size() > 0) return ChallengeMove();
   return BidMove(1, 2);
 }
@@ -166,11 +177,16 @@ grpc::Status TableServiceTest::Create(const v1::CreateTableRequest& request,
 std::vector<Player> TableServiceTest::CreateTable(const std::vector<std::string>& seats,
                                                   const v1::TableOptions& options,
                                                   std::string* table_id,
-                                                  std::optional<uint64_t> seed) {
+                                                  std::optional<uint64_t> seed,
+                                                  const v1::GameSettings* settings) {
   static int tables = 0;
   v1::CreateTableRequest request;
   request.set_match_id(absl::StrCat("match-", ++tables));
-  request.mutable_settings()->mutable_liars_dice()->set_players(static_cast<int>(seats.size()));
+  if (settings != nullptr) {
+    *request.mutable_settings() = *settings;
+  } else {
+    request.mutable_settings()->mutable_liars_dice()->set_players(static_cast<int>(seats.size()));
+  }
   *request.mutable_options() = options;
   for (const std::string& seat : seats) {
     if (absl::StartsWith(seat, "bot:")) {

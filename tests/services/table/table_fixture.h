@@ -100,8 +100,8 @@ struct Player {
   std::string token;
 };
 
-// A legal move for the seat to act in `view`: a challenge when there is a bid to doubt, else the
-// smallest opening bid (one two).
+// A legal move for the seat to act in `view`. Liar's dice: a challenge when there is a bid to
+// doubt, else the smallest opening bid (one two). okey51: draw, then discard the highest tile.
 v1::Move ChooseMove(const v1::View& view);
 // The moves themselves, as the engine spells them.
 using engine::liars_dice::BidMove;
@@ -125,11 +125,12 @@ class TableServiceTest : public kahve::testing::PgTest {
 
   v1::TableService::Stub& stub() { return server_->stub(); }
 
-  // A Liar's dice table for `seats` (a player id, or "bot:<kind>" for a bot seat), created by the
-  // matchmaker (service role); the players of its human seats.
+  // A table for `seats` (a player id, or "bot:<kind>" for a bot seat), created by the matchmaker
+  // (service role); the players of its human seats. Liar's dice unless `settings` says otherwise.
   std::vector<Player> CreateTable(const std::vector<std::string>& seats,
                                   const v1::TableOptions& options, std::string* table_id,
-                                  std::optional<uint64_t> seed = 42);
+                                  std::optional<uint64_t> seed = 42,
+                                  const v1::GameSettings* settings = nullptr);
   grpc::Status Create(const v1::CreateTableRequest& request, v1::CreateTableResponse* response,
                       const std::string& role = common::kRoleService);
   // GetView as `player` with `token` (empty: a spectator's view).
