@@ -269,6 +269,36 @@ Arrangement BestArrangement(const FaceCounts& hand, ArrangementGoal goal) {
   return search.Reconstruct();
 }
 
+int BestValue(const FaceCounts& hand) {
+  Search search(hand, ArrangementGoal::kMostValue);
+  return search.BestScore() / 32;
+}
+
+bool InSomeMeld(const FaceCounts& hand, Face face) {
+  const int colour = ColourOf(face);
+  const int number = NumberOf(face);
+  // A set: two more colours of the number, real or wild.
+  int others = hand.wilds;
+  for (int other = 0; other < kColours; ++other) {
+    if (other != colour && hand.count[MakeFace(other, number)] > 0) ++others;
+  }
+  if (others >= 2) return true;
+  // A run of three through the face's position (a 1 stands low or high).
+  for (const int position : {number, number == 1 ? kHighOne : 0}) {
+    if (position == 0) continue;
+    for (int low = position - 2; low <= position; ++low) {
+      if (low < 1 || low + 2 > kHighOne) continue;
+      int missing = 0;
+      for (int p = low; p <= low + 2; ++p) {
+        if (p == position) continue;
+        missing += hand.count[MakeFace(colour, p == kHighOne ? 1 : p)] > 0 ? 0 : 1;
+      }
+      if (missing <= hand.wilds) return true;
+    }
+  }
+  return false;
+}
+
 bool FindCovering(const FaceCounts& hand, int loose_allowed, Arrangement* found) {
   Search search(hand, ArrangementGoal::kMostTiles);
   const int most_tiles = search.BestScore() / 512;

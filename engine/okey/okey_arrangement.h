@@ -38,6 +38,13 @@ enum class ArrangementGoal : uint8_t {
 // The best arrangement of `hand` for `goal`. Always succeeds (all loose is an arrangement).
 Arrangement BestArrangement(const FaceCounts& hand, ArrangementGoal goal);
 
+// The value of BestArrangement(hand, kMostValue), without building it.
+int BestValue(const FaceCounts& hand);
+
+// Whether a tile of `face` (held in `hand` or not) could be in some run or set with the hand's
+// tiles: a quick test that rules a tile out of every arrangement.
+bool InSomeMeld(const FaceCounts& hand, Face face);
+
 // An arrangement with every tile in a run or set except at most `loose_allowed` (classic okey's
 // win: 15 tiles, one left to discard), if there is one. Stops at the first found.
 bool FindCovering(const FaceCounts& hand, int loose_allowed, Arrangement* found);

@@ -143,8 +143,8 @@ MeldCheck CheckMeld(std::span<const PlacedTile> tiles, const Jokers& jokers) {
   return CheckRun(tiles, jokers, colour);
 }
 
-std::vector<AddPlace> PlacesFor(const Meld& meld, Tile tile, const Jokers& jokers) {
-  std::vector<AddPlace> places;
+Places PlacesFor(const Meld& meld, Tile tile, const Jokers& jokers) {
+  Places places;
   const bool wild = jokers.IsWild(tile);
   const Face face = jokers.PlaysAs(tile);
   if (meld.kind == MeldKind::kRun) {

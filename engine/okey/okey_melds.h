@@ -9,6 +9,7 @@
 //
 // Pure functions over small structs, shared by the three okey rulesets, their hints and bots.
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -88,9 +89,34 @@ enum class AddPlace : uint8_t {
   kReplaceWild,  // the real tile a wild stands for, which takes the wild out (okey51, okey101)
 };
 
+// At most one of each place, kept without allocating: bots and legal-move lists ask for every
+// tile against every meld, every move.
+class Places {
+ public:
+  using value_type = AddPlace;
+  using const_iterator = const AddPlace*;
+  using iterator = const AddPlace*;
+  void push_back(AddPlace place) { items_[size_++] = place; }
+  const AddPlace* begin() const { return items_.data(); }
+  const AddPlace* end() const { return items_.data() + size_; }
+  size_t size() const { return static_cast<size_t>(size_); }
+  bool empty() const { return size_ == 0; }
+  AddPlace front() const { return items_[0]; }
+  bool Has(AddPlace place) const {
+    for (int i = 0; i < size_; ++i) {
+      if (items_[i] == place) return true;
+    }
+    return false;
+  }
+
+ private:
+  std::array<AddPlace, 4> items_{};
+  int size_ = 0;
+};
+
 // Each place `tile` fits on `meld`, at most one of each kind. A wild fits any open end or colour;
 // kReplaceWild needs the real tile (a fake okey when the wild stands for the okey's face).
-std::vector<AddPlace> PlacesFor(const Meld& meld, Tile tile, const Jokers& jokers);
+Places PlacesFor(const Meld& meld, Tile tile, const Jokers& jokers);
 // A place on the table a tile can go: the meld's index and where on it.
 struct LayOffTarget {
   int meld = 0;

@@ -339,9 +339,7 @@ Refusal State::CheckLay(const Action& lay, ActionKind kind, const std::array<uin
       // Taking an okey out gives a tile back: the hand keeps its size.
       if (addition.place == AddPlace::kReplaceWild) ++hand_size;
       if (Refusal counts = check_counts(); counts.reason != Reason::kNone) return counts;
-      const std::vector<AddPlace> places =
-          okey::PlacesFor(target.meld, SampleTile(addition.tile), jokers_);
-      if (std::find(places.begin(), places.end(), addition.place) == places.end()) {
+      if (!okey::PlacesFor(target.meld, SampleTile(addition.tile), jokers_).Has(addition.place)) {
         return {Reason::kDoesNotFit,
                 absl::StrCat(CodeName(addition.tile), " does not go at that place of meld ",
                              addition.meld)};

@@ -284,9 +284,7 @@ std::vector<Action> PlanAfterDraw(const SeatView& view) {
         for (const Tile tile : hand) {
           if (jokers.IsWild(tile)) continue;
           const auto places = okey::PlacesFor(table[m].meld, tile, jokers);
-          if (std::find(places.begin(), places.end(), AddPlace::kReplaceWild) == places.end()) {
-            continue;
-          }
+          if (!places.Has(AddPlace::kReplaceWild)) continue;
           Action add;
           add.addition = {CodeOf(tile), static_cast<int>(m), AddPlace::kReplaceWild};
           plan.push_back(Lay(ActionKind::kAddTile, add, false));
@@ -408,8 +406,35 @@ std::vector<Action> PlanHeuristic(const SeatView& view) {
 }
 
 Action ChooseRandom(const SeatView& view, Rng& rng) {
-  std::vector<Action> legal = LegalActions(view);
-  return std::move(legal[rng.Below(static_cast<uint32_t>(legal.size()))]);
+  // Rejection sampling over the slots of LegalActions: the draw or each discard (made only when
+  // drawn), the lays of a seat that opened, and the opening slots, whose search runs only when
+  // its slot is drawn; a slot with no opening draws again. Every legal action is as likely as
+  // with the whole list, which always holds the draw or a discard.
+  std::array<Code, kCodes> held{};
+  uint32_t first = 0;
+  if (view.drawn()) {
+    const std::array<uint8_t, kCodes> codes = CountCodes(view.hand());
+    for (int c = 0; c < kCodes; ++c) {
+      if (codes[c] > 0) held[first++] = static_cast<Code>(c);
+    }
+  } else {
+    first = 1;
+  }
+  const uint32_t listed = first + static_cast<uint32_t>(CountOpenedLays(view));
+  const uint32_t slots = listed + static_cast<uint32_t>(OpeningSlots(view));
+  std::array<bool, kOpeningSlots> none{};
+  while (true) {
+    const uint32_t drawn = rng.Below(slots);
+    if (drawn < first) {
+      if (!view.drawn()) return {.kind = ActionKind::kDraw};
+      return {.kind = ActionKind::kDiscard, .tile = held[drawn]};
+    }
+    if (drawn < listed) return OpenedLayAt(view, static_cast<int>(drawn - first));
+    const int slot = static_cast<int>(drawn - listed);
+    if (none[slot]) continue;
+    if (std::optional<Action> opening = OpeningInSlot(view, slot)) return std::move(*opening);
+    none[slot] = true;
+  }
 }
 
 Action ChooseAction(BotKind kind, const SeatView& view, Rng& rng) {

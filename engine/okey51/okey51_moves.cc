@@ -1,6 +1,7 @@
 #include "engine/okey51/okey51_moves.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace kahve::engine::okey51 {
 namespace {
@@ -39,89 +40,72 @@ bool PairsHold(const std::vector<std::array<Code, 2>>& pairs, Code code) {
   });
 }
 
-// Lays from `codes` (`size` tiles) for a seat opened as `opened`; `must_hold` for a take's use.
-// Appends them as actions of `kind` (a take when `take` is set).
-void AddLays(const SeatView& view, const std::array<uint8_t, kCodes>& codes,
-             const FaceCounts& faces, int size, std::optional<Code> must_hold, bool take,
-             std::vector<Action>* out) {
-  const Jokers& jokers = view.jokers();
-  const Opened opened = view.opened(view.seat());
-  auto push = [&](ActionKind kind, Action action) {
-    if (take) {
-      action.use = kind;
-      action.kind = ActionKind::kTakeDiscard;
-    } else {
-      action.kind = kind;
-    }
-    out->push_back(std::move(action));
-  };
-  if (opened == Opened::kMelds) {
-    for (int c = 0; c < kCodes; ++c) {
-      const Code code = static_cast<Code>(c);
-      if (codes[code] == 0 || (must_hold.has_value() && code != *must_hold)) continue;
-      for (size_t m = 0; m < view.table().size(); ++m) {
-        const TableMeld& target = view.table()[m];
-        if (target.pair) continue;
-        for (const AddPlace place : okey::PlacesFor(target.meld, SampleTile(code), jokers)) {
-          if (place != AddPlace::kReplaceWild && size < 2) continue;
-          Action action;
-          action.addition = {code, static_cast<int>(m), place};
-          push(ActionKind::kAddTile, std::move(action));
-        }
-      }
-    }
-    for (std::vector<PlacedTile>& meld : SingleMelds(faces, jokers, must_hold)) {
-      if (static_cast<int>(meld.size()) > size - 1) continue;
-      Action action;
-      action.melds.push_back(std::move(meld));
-      push(ActionKind::kLayMelds, std::move(action));
-    }
-  } else if (opened == Opened::kPairs) {
-    if (size >= 3) {
-      for (const auto& pair : SinglePairs(codes, jokers, must_hold)) {
-        Action action;
-        action.pairs.push_back(pair);
-        push(ActionKind::kLayPairs, std::move(action));
-      }
-    }
-  } else {
-    int sum = 0;
-    std::vector<std::vector<PlacedTile>> opening = BestOpening(faces, jokers, &sum);
-    if (!opening.empty() && sum >= view.OpeningNeeds() &&
-        (!must_hold.has_value() ||
-         std::any_of(opening.begin(), opening.end(),
-                     [&](const auto& meld) { return Holds(meld, *must_hold); }))) {
-      Action action;
-      action.melds = std::move(opening);
-      push(ActionKind::kLayMelds, std::move(action));
-    }
-    std::vector<std::array<Code, 2>> pairs = okey::MaxPairs(codes, jokers);
-    // Keep a tile to discard: with every tile paired, the last pair stays in the hand.
-    if (2 * static_cast<int>(pairs.size()) > size - 1) pairs.pop_back();
-    if (static_cast<int>(pairs.size()) >= kPairsToOpen &&
-        (!must_hold.has_value() || PairsHold(pairs, *must_hold))) {
-      Action action;
-      action.pairs = std::move(pairs);
-      push(ActionKind::kLayPairs, std::move(action));
+// An upper bound of the hand's best value: the numbers of the tiles that fit some meld of the
+// hand, an okey counted as 13.
+int MeldableValue(const FaceCounts& faces) {
+  int value = faces.wilds * okey::kNumbers;
+  for (int face = 0; face < okey::kFaces; ++face) {
+    if (faces.count[face] > 0 && okey::InSomeMeld(faces, static_cast<Face>(face))) {
+      value += faces.count[face] * okey::NumberOf(static_cast<Face>(face));
     }
   }
+  return value;
 }
 
-}  // namespace
-
-FaceCounts CountFaces(const std::vector<Tile>& tiles, const Jokers& jokers) {
-  FaceCounts counts;
-  for (const Tile tile : tiles) counts.Add(tile, jokers);
-  return counts;
+// How many pairs MaxPairs would find, without listing them.
+int PairsAtMost(const std::array<uint8_t, kCodes>& codes, const Jokers& jokers) {
+  int pairs = 0;
+  int singles = 0;
+  for (int c = 0; c < kCodes; ++c) {
+    if (c == jokers.okey()) continue;
+    pairs += codes[c] / 2;
+    singles += codes[c] % 2;
+  }
+  const int wilds = codes[jokers.okey()];
+  const int with_singles = std::min(wilds, singles);
+  return pairs + with_singles + (wilds - with_singles) / 2;
 }
 
-std::vector<std::vector<PlacedTile>> SingleMelds(const FaceCounts& hand, const Jokers& jokers,
-                                                 std::optional<Code> must_hold) {
-  std::vector<std::vector<PlacedTile>> melds;
-  auto emit = [&](const Meld& meld) {
-    std::vector<PlacedTile> tiles = okey::TilesOf(meld, jokers);
-    if (!must_hold.has_value() || Holds(tiles, *must_hold)) melds.push_back(std::move(tiles));
-  };
+// What the seat to act may lay from now: its hand, and before the draw the discard it may take
+// (then every lay is a take that must hold that tile).
+struct LayPool {
+  std::array<uint8_t, kCodes> codes{};
+  FaceCounts faces;
+  int size = 0;
+  std::optional<Code> must_hold;
+  bool take = false;
+};
+
+// Nothing to lay before the draw without a discard to take.
+std::optional<LayPool> PoolOf(const SeatView& view) {
+  LayPool pool;
+  pool.codes = CountCodes(view.hand());
+  pool.faces = CountFaces(view.hand(), view.jokers());
+  pool.size = static_cast<int>(view.hand().size());
+  if (view.drawn()) return pool;
+  const std::optional<Tile> taken = view.takeable();
+  if (!taken.has_value()) return std::nullopt;
+  ++pool.codes[CodeOf(*taken)];
+  pool.faces.Add(*taken, view.jokers());
+  ++pool.size;
+  pool.must_hold = CodeOf(*taken);
+  pool.take = true;
+  return pool;
+}
+
+Action AsLay(ActionKind kind, Action action, bool take) {
+  if (take) {
+    action.use = kind;
+    action.kind = ActionKind::kTakeDiscard;
+  } else {
+    action.kind = kind;
+  }
+  return action;
+}
+
+// Visits every run and set SingleMelds lists, as Melds (real tiles where the hand has them).
+template <typename Visit>
+void ForEachSingleMeld(const FaceCounts& hand, Visit visit) {
   for (int colour = 0; colour < okey::kColours; ++colour) {
     for (int low = 1; low <= okey::kNumbers - 1; ++low) {
       Meld run{.kind = MeldKind::kRun, .colour = colour, .low = low};
@@ -136,7 +120,7 @@ std::vector<std::vector<PlacedTile>> SingleMelds(const FaceCounts& hand, const J
         if (high - low < 2) continue;
         run.high = high;
         run.wilds = missing;
-        emit(run);
+        visit(run);
       }
     }
   }
@@ -150,13 +134,136 @@ std::vector<std::vector<PlacedTile>> SingleMelds(const FaceCounts& hand, const J
       const int real = okey::CountColours(static_cast<uint8_t>(subset));
       for (int wilds = 0; wilds <= hand.wilds && real + wilds <= okey::kColours; ++wilds) {
         if (real + wilds < 3) continue;
-        emit(Meld{.kind = MeldKind::kSet,
-                  .number = number,
-                  .real_colours = static_cast<uint8_t>(subset),
-                  .wilds = wilds});
+        visit(Meld{.kind = MeldKind::kSet,
+                   .number = number,
+                   .real_colours = static_cast<uint8_t>(subset),
+                   .wilds = wilds});
       }
     }
   }
+}
+
+// Whether laying `meld` (as TilesOf lays it) uses a tile of `code`.
+bool MeldHolds(const Meld& meld, Code code, const Jokers& jokers) {
+  if (code == jokers.okey()) return meld.wilds > 0;
+  const Face face = jokers.PlaysAs(SampleTile(code));
+  if (meld.kind == MeldKind::kSet) {
+    return okey::NumberOf(face) == meld.number && (meld.real_colours >> okey::ColourOf(face) & 1u);
+  }
+  if (okey::ColourOf(face) != meld.colour) return false;
+  for (int position = meld.low; position <= meld.high; ++position) {
+    if (meld.FaceAt(position) == face && (meld.wild_positions >> position & 1u) == 0) return true;
+  }
+  return false;
+}
+
+// One lay of a seat that has opened, before it is made an Action.
+struct LayRef {
+  ActionKind kind = ActionKind::kAddTile;
+  Addition addition;
+  Meld meld;
+  std::array<Code, 2> pair{};
+};
+
+Action ToAction(const LayRef& lay, const Jokers& jokers, bool take) {
+  Action action;
+  if (lay.kind == ActionKind::kAddTile) action.addition = lay.addition;
+  if (lay.kind == ActionKind::kLayMelds) action.melds.push_back(okey::TilesOf(lay.meld, jokers));
+  if (lay.kind == ActionKind::kLayPairs) action.pairs.push_back(lay.pair);
+  return AsLay(lay.kind, std::move(action), take);
+}
+
+// Visits each lay of a seat that has opened, in the canonical order: additions (by code, meld,
+// place) and single melds, or single pairs. `visit` returns false to stop.
+template <typename Visit>
+void ForEachOpenedLay(const SeatView& view, const LayPool& pool, Visit visit) {
+  const Jokers& jokers = view.jokers();
+  const Opened opened = view.opened(view.seat());
+  if (opened == Opened::kMelds) {
+    LayRef lay{.kind = ActionKind::kAddTile};
+    for (int c = 0; c < kCodes; ++c) {
+      const Code code = static_cast<Code>(c);
+      if (pool.codes[code] == 0 || (pool.must_hold.has_value() && code != *pool.must_hold)) {
+        continue;
+      }
+      for (size_t m = 0; m < view.table().size(); ++m) {
+        const TableMeld& target = view.table()[m];
+        if (target.pair) continue;
+        for (const AddPlace place : okey::PlacesFor(target.meld, SampleTile(code), jokers)) {
+          if (place != AddPlace::kReplaceWild && pool.size < 2) continue;
+          lay.addition = {code, static_cast<int>(m), place};
+          if (!visit(lay)) return;
+        }
+      }
+    }
+    lay.kind = ActionKind::kLayMelds;
+    bool more = true;
+    ForEachSingleMeld(pool.faces, [&](const Meld& meld) {
+      if (!more || meld.Size() > pool.size - 1) return;
+      if (pool.must_hold.has_value() && !MeldHolds(meld, *pool.must_hold, jokers)) return;
+      lay.meld = meld;
+      more = visit(lay);
+    });
+  } else if (opened == Opened::kPairs && pool.size >= 3) {
+    LayRef lay{.kind = ActionKind::kLayPairs};
+    for (const auto& pair : SinglePairs(pool.codes, jokers, pool.must_hold)) {
+      lay.pair = pair;
+      if (!visit(lay)) return;
+    }
+  }
+}
+
+// Opening slot 0: the highest-valued runs and sets; slot 1: all the pairs.
+std::optional<Action> Opening(const SeatView& view, const LayPool& pool, int slot) {
+  const Jokers& jokers = view.jokers();
+  Action action;
+  if (slot == 0) {
+    // Quick refusals before the search builds anything: the taken tile fits no meld at all, or
+    // the hand's best value falls short.
+    if (pool.must_hold.has_value() && !jokers.IsWild(SampleTile(*pool.must_hold)) &&
+        !okey::InSomeMeld(pool.faces, jokers.PlaysAs(SampleTile(*pool.must_hold)))) {
+      return std::nullopt;
+    }
+    if (MeldableValue(pool.faces) < view.OpeningNeeds() ||
+        okey::BestValue(pool.faces) < view.OpeningNeeds()) {
+      return std::nullopt;
+    }
+    int sum = 0;
+    action.melds = BestOpening(pool.faces, jokers, &sum);
+    if (action.melds.empty() || sum < view.OpeningNeeds()) return std::nullopt;
+    if (pool.must_hold.has_value() &&
+        std::none_of(action.melds.begin(), action.melds.end(),
+                     [&](const auto& meld) { return Holds(meld, *pool.must_hold); })) {
+      return std::nullopt;
+    }
+    return AsLay(ActionKind::kLayMelds, std::move(action), pool.take);
+  }
+  if (PairsAtMost(pool.codes, jokers) < kPairsToOpen) return std::nullopt;
+  action.pairs = okey::MaxPairs(pool.codes, jokers);
+  // Keep a tile to discard: with every tile paired, the last pair stays in the hand.
+  if (2 * static_cast<int>(action.pairs.size()) > pool.size - 1) action.pairs.pop_back();
+  if (static_cast<int>(action.pairs.size()) < kPairsToOpen ||
+      (pool.must_hold.has_value() && !PairsHold(action.pairs, *pool.must_hold))) {
+    return std::nullopt;
+  }
+  return AsLay(ActionKind::kLayPairs, std::move(action), pool.take);
+}
+
+}  // namespace
+
+FaceCounts CountFaces(const std::vector<Tile>& tiles, const Jokers& jokers) {
+  FaceCounts counts;
+  for (const Tile tile : tiles) counts.Add(tile, jokers);
+  return counts;
+}
+
+std::vector<std::vector<PlacedTile>> SingleMelds(const FaceCounts& hand, const Jokers& jokers,
+                                                 std::optional<Code> must_hold) {
+  std::vector<std::vector<PlacedTile>> melds;
+  ForEachSingleMeld(hand, [&](const Meld& meld) {
+    if (must_hold.has_value() && !MeldHolds(meld, *must_hold, jokers)) return;
+    melds.push_back(okey::TilesOf(meld, jokers));
+  });
   return melds;
 }
 
@@ -180,29 +287,80 @@ std::vector<std::vector<PlacedTile>> BestOpening(const FaceCounts& hand, const J
   return melds;
 }
 
-std::vector<Action> LegalActions(const SeatView& view) {
+std::vector<Action> ActionsButOpenings(const SeatView& view) {
   std::vector<Action> actions;
   if (!view.to_act()) return actions;
-  const Jokers& jokers = view.jokers();
-  std::array<uint8_t, kCodes> codes = CountCodes(view.hand());
-  const int size = static_cast<int>(view.hand().size());
+  actions.reserve(view.hand().size() + 1);
   if (!view.drawn()) {
     actions.push_back({.kind = ActionKind::kDraw});
-    const std::optional<Tile> taken = view.takeable();
-    if (taken.has_value()) {
-      ++codes[CodeOf(*taken)];
-      FaceCounts faces = CountFaces(view.hand(), jokers);
-      faces.Add(*taken, jokers);
-      AddLays(view, codes, faces, size + 1, CodeOf(*taken), /*take=*/true, &actions);
+  } else {
+    const std::array<uint8_t, kCodes> codes = CountCodes(view.hand());
+    for (int c = 0; c < kCodes; ++c) {
+      if (codes[c] > 0) {
+        actions.push_back({.kind = ActionKind::kDiscard, .tile = static_cast<Code>(c)});
+      }
     }
-    return actions;
   }
-  for (int c = 0; c < kCodes; ++c) {
-    if (codes[c] > 0)
-      actions.push_back({.kind = ActionKind::kDiscard, .tile = static_cast<Code>(c)});
+  std::vector<Action> lays = OpenedLays(view);
+  std::move(lays.begin(), lays.end(), std::back_inserter(actions));
+  return actions;
+}
+
+std::vector<Action> OpenedLays(const SeatView& view) {
+  std::vector<Action> lays;
+  if (!view.to_act() || view.opened(view.seat()) == Opened::kNo) return lays;
+  if (const std::optional<LayPool> pool = PoolOf(view); pool.has_value()) {
+    ForEachOpenedLay(view, *pool, [&](const LayRef& lay) {
+      lays.push_back(ToAction(lay, view.jokers(), pool->take));
+      return true;
+    });
   }
-  AddLays(view, codes, CountFaces(view.hand(), jokers), size, std::nullopt, /*take=*/false,
-          &actions);
+  return lays;
+}
+
+int CountOpenedLays(const SeatView& view) {
+  if (!view.to_act() || view.opened(view.seat()) == Opened::kNo) return 0;
+  const std::optional<LayPool> pool = PoolOf(view);
+  if (!pool.has_value()) return 0;
+  int count = 0;
+  ForEachOpenedLay(view, *pool, [&](const LayRef&) {
+    ++count;
+    return true;
+  });
+  return count;
+}
+
+Action OpenedLayAt(const SeatView& view, int index) {
+  const LayPool pool = *PoolOf(view);
+  Action chosen;
+  ForEachOpenedLay(view, pool, [&](const LayRef& lay) {
+    if (index-- > 0) return true;
+    chosen = ToAction(lay, view.jokers(), pool.take);
+    return false;
+  });
+  return chosen;
+}
+
+int OpeningSlots(const SeatView& view) {
+  if (!view.to_act() || view.opened(view.seat()) != Opened::kNo) return 0;
+  return view.drawn() || view.takeable().has_value() ? kOpeningSlots : 0;
+}
+
+std::optional<Action> OpeningInSlot(const SeatView& view, int slot) {
+  if (slot < 0 || slot >= OpeningSlots(view)) return std::nullopt;
+  return Opening(view, *PoolOf(view), slot);
+}
+
+std::vector<Action> LegalActions(const SeatView& view) {
+  std::vector<Action> actions = ActionsButOpenings(view);
+  const int slots = OpeningSlots(view);
+  if (slots == 0) return actions;
+  const LayPool pool = *PoolOf(view);
+  for (int slot = 0; slot < slots; ++slot) {
+    if (std::optional<Action> opening = Opening(view, pool, slot)) {
+      actions.push_back(std::move(*opening));
+    }
+  }
   return actions;
 }
 

@@ -57,6 +57,20 @@ std::vector<std::vector<PlacedTile>> BestOpening(const okey::FaceCounts& hand,
 // with each such use that holds the taken tile. Empty for a seat that may not act.
 std::vector<Action> LegalActions(const SeatView& view);
 
+// LegalActions in two parts, so that a random choice need not search for openings it does not
+// pick: every action but the openings, then the openings of a seat not yet opened, kOpeningSlots
+// candidates (the run/set opening, the pairs opening) computed on demand, each of which may not
+// exist (nullopt).
+inline constexpr int kOpeningSlots = 2;
+std::vector<Action> ActionsButOpenings(const SeatView& view);
+// The part of ActionsButOpenings after the draw or the discards: a seat's lays once it opened;
+// their number, and the one at an index, without making the others.
+std::vector<Action> OpenedLays(const SeatView& view);
+int CountOpenedLays(const SeatView& view);
+Action OpenedLayAt(const SeatView& view, int index);
+int OpeningSlots(const SeatView& view);
+std::optional<Action> OpeningInSlot(const SeatView& view, int slot);
+
 }  // namespace kahve::engine::okey51
 
 #endif  // KAHVE_ENGINE_OKEY51_OKEY51_MOVES_H_

@@ -70,13 +70,13 @@ testing::ConformanceOptions Options(int games, uint64_t seed) {
 }
 
 TEST(Okey51ConformanceTest, SoloOneDeal) {
-  testing::ConformanceOptions options = Options(150, 51);
+  testing::ConformanceOptions options = Options(1000, 51);
   options.settings.mutable_okey51();
   testing::RunConformance(options);
 }
 
 TEST(Okey51ConformanceTest, TeamsDoublingThreeDeals) {
-  testing::ConformanceOptions options = Options(40, 52);
+  testing::ConformanceOptions options = Options(300, 52);
   v1::Okey51Settings* settings = options.settings.mutable_okey51();
   settings->set_teams(true);
   settings->set_doubling(true);
