@@ -185,6 +185,7 @@ void State::StartDeal(EventLog* events) {
   }
   deck_ = std::move(dealt.deck);
   deck_next_ = 0;
+  discards_this_deal_ = 0;
   table_.clear();
   opened_.fill(Opened::kNo);
   chain_ = 0;
@@ -220,6 +221,9 @@ Refusal State::Check(const Action& action) const {
       if (drawn_) return {Reason::kAlreadyDrawn, "this turn's draw is done; lay tiles or discard"};
       return {};
     case ActionKind::kTakeDiscard: {
+      if (discards_this_deal_ == 0) {
+        return {Reason::kNoDiscardToTake, "nobody has discarded yet this deal; discard to begin"};
+      }
       if (drawn_) return {Reason::kAlreadyDrawn, "this turn's draw is done; lay tiles or discard"};
       const std::optional<Tile> taken = takeable();
       if (!taken.has_value()) {
@@ -537,6 +541,7 @@ void State::Apply(const Action& action, EventLog* events) {
     case ActionKind::kDiscard: {
       const Tile tile = TakeFromHand(seat, action.tile);
       discards_[seat].push_back(tile);
+      ++discards_this_deal_;
       if (events != nullptr) {
         events->Add({.kind = EventKind::kTileDiscarded,
                      .seat = seat,
@@ -641,6 +646,10 @@ void State::CheckInvariants() const {
   for (int seat = 0; seat < kPlayers && !over(); ++seat) {
     KAHVE_CHECK(!hands_[seat].empty(), "a seat in a deal always holds a tile");
   }
+  size_t in_piles = 0;
+  for (const auto& pile : discards_) in_piles += pile.size();
+  KAHVE_CHECK(in_piles <= static_cast<size_t>(discards_this_deal_),
+              "every tile in a discard pile was discarded this deal");
   std::array<int, kPlayers> totals{};
   for (const DealRecord& record : records_) {
     for (int seat = 0; seat < kPlayers; ++seat) {
@@ -681,9 +690,9 @@ bool State::operator==(const State& other) const {
          drawn_ == other.drawn_ && discard_takeable_ == other.discard_takeable_ &&
          indicator_tile_ == other.indicator_tile_ && hands_ == other.hands_ &&
          deck_ == other.deck_ && deck_next_ == other.deck_next_ && discards_ == other.discards_ &&
-         same_table(table_, other.table_) && opened_ == other.opened_ && chain_ == other.chain_ &&
-         penalties_ == other.penalties_ && totals_ == other.totals_ &&
-         same_records(records_, other.records_);
+         discards_this_deal_ == other.discards_this_deal_ && same_table(table_, other.table_) &&
+         opened_ == other.opened_ && chain_ == other.chain_ && penalties_ == other.penalties_ &&
+         totals_ == other.totals_ && same_records(records_, other.records_);
 }
 
 }  // namespace kahve::engine::okey51

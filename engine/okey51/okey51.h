@@ -253,6 +253,8 @@ class State {
   std::vector<Tile> deck_;
   size_t deck_next_ = 0;
   std::array<std::vector<Tile>, kPlayers> discards_;
+  // Discards made this deal (taken ones included): none yet only in the starter's first turn.
+  int discards_this_deal_ = 0;
   std::vector<TableMeld> table_;
   std::array<Opened, kPlayers> opened_{};
   // The last run/set opening's sum this deal (the doubling chain), 0 before any.

@@ -43,6 +43,14 @@ absl::Status CheckEvents(const v1::ScenarioExpect& expect, const std::vector<v1:
     }
     ++next;
   }
+  for (const v1::Event& unwanted : expect.absent_events()) {
+    for (const v1::Event& event : events) {
+      if (Matches(unwanted, event)) {
+        return absl::FailedPreconditionError(
+            absl::StrCat("event ", Json(event), " matches absent event ", Json(unwanted)));
+      }
+    }
+  }
   return absl::OkStatus();
 }
 
