@@ -269,9 +269,12 @@ Arrangement BestArrangement(const FaceCounts& hand, ArrangementGoal goal) {
   return search.Reconstruct();
 }
 
-int BestValue(const FaceCounts& hand) {
+std::optional<Arrangement> BestArrangementReaching(const FaceCounts& hand, int min_value) {
   Search search(hand, ArrangementGoal::kMostValue);
-  return search.BestScore() / 32;
+  // Scores are value * 32 + tiles (Search::Score); most hands fall short, and then nothing is
+  // built.
+  if (search.BestScore() / 32 < min_value) return std::nullopt;
+  return search.Reconstruct();
 }
 
 bool InSomeMeld(const FaceCounts& hand, Face face) {

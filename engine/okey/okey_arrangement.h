@@ -11,6 +11,7 @@
 // is still free: swapping the two gives an arrangement as good, so those branches are skipped.
 
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "engine/okey/okey_melds.h"
@@ -38,8 +39,9 @@ enum class ArrangementGoal : uint8_t {
 // The best arrangement of `hand` for `goal`. Always succeeds (all loose is an arrangement).
 Arrangement BestArrangement(const FaceCounts& hand, ArrangementGoal goal);
 
-// The value of BestArrangement(hand, kMostValue), without building it.
-int BestValue(const FaceCounts& hand);
+// BestArrangement(hand, kMostValue) when its value reaches `min_value`; nullopt, and nothing
+// built, when it does not.
+std::optional<Arrangement> BestArrangementReaching(const FaceCounts& hand, int min_value);
 
 // Whether a tile of `face` (held in `hand` or not) could be in some run or set with the hand's
 // tiles: a quick test that rules a tile out of every arrangement.

@@ -76,7 +76,8 @@ std::optional<Action> BestTake(const SeatView& view, Tile taken) {
     }
     case Opened::kNo: {
       int sum = 0;
-      std::vector<std::vector<PlacedTile>> opening = BestOpening(faces, jokers, &sum);
+      std::vector<std::vector<PlacedTile>> opening =
+          BestOpening(faces, jokers, &sum, view.OpeningNeeds());
       if (!opening.empty() && sum >= view.OpeningNeeds() && Holds(opening, code)) {
         Action lay;
         lay.melds = std::move(opening);
@@ -247,7 +248,9 @@ std::vector<Action> PlanAfterDraw(const SeatView& view) {
     int sum = 0;
     // The opening that leaves the fewest tiles, when it is enough; else the highest one.
     std::vector<std::vector<PlacedTile>> opening = TidyMelds(hand, jokers, &sum);
-    if (sum < view.OpeningNeeds()) opening = BestOpening(CountFaces(hand, jokers), jokers, &sum);
+    if (sum < view.OpeningNeeds()) {
+      opening = BestOpening(CountFaces(hand, jokers), jokers, &sum, view.OpeningNeeds());
+    }
     if (!opening.empty() && sum >= view.OpeningNeeds()) {
       for (const auto& tiles : opening) {
         RemoveLaid(tiles, hand);

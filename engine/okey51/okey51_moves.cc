@@ -107,20 +107,28 @@ Action AsLay(ActionKind kind, Action action, bool take) {
 template <typename Visit>
 void ForEachSingleMeld(const FaceCounts& hand, Visit visit) {
   for (int colour = 0; colour < okey::kColours; ++colour) {
+    // Positions 1..13 the hand holds in this colour, and 14 for the 1 above 13.
+    uint32_t held = 0;
+    for (int number = 1; number <= okey::kNumbers; ++number) {
+      if (hand.count[okey::MakeFace(colour, number)] > 0) held |= 1u << number;
+    }
+    if ((held & 2u) != 0) held |= 1u << okey::kHighOne;
     for (int low = 1; low <= okey::kNumbers - 1; ++low) {
-      Meld run{.kind = MeldKind::kRun, .colour = colour, .low = low};
-      int missing = 0;
+      uint32_t missing = 0;
+      int wilds = 0;
       for (int high = low; high <= okey::kHighOne && high - low < okey::kNumbers; ++high) {
         if (low == 1 && high == okey::kHighOne) break;
-        if (hand.count[run.FaceAt(high)] == 0) {
-          ++missing;
-          run.wild_positions |= static_cast<uint16_t>(1u << high);
+        if ((held >> high & 1u) == 0) {
+          missing |= 1u << high;
+          if (++wilds > hand.wilds) break;
         }
-        if (missing > hand.wilds) break;
         if (high - low < 2) continue;
-        run.high = high;
-        run.wilds = missing;
-        visit(run);
+        visit(Meld{.kind = MeldKind::kRun,
+                   .colour = colour,
+                   .low = low,
+                   .high = high,
+                   .wild_positions = static_cast<uint16_t>(missing),
+                   .wilds = wilds});
       }
     }
   }
@@ -157,6 +165,25 @@ bool MeldHolds(const Meld& meld, Code code, const Jokers& jokers) {
   return false;
 }
 
+// The codes that may go on a meld, a bit each: what its open ends or missing colours show, what
+// its okeys stand for (the real tile takes the okey out), and the okey.
+uint64_t AdditionCandidates(const Meld& meld, const Jokers& jokers) {
+  uint64_t codes = uint64_t{1} << jokers.okey();
+  auto add = [&](Face face) { codes |= uint64_t{1} << okey::CodePlayingAs(face, jokers); };
+  if (meld.kind == MeldKind::kRun) {
+    if (meld.low > 1) add(meld.FaceAt(meld.low - 1));
+    if (meld.high < okey::kHighOne) add(meld.FaceAt(meld.high + 1));
+    for (int position = meld.low; position <= meld.high; ++position) {
+      if ((meld.wild_positions >> position & 1u) != 0) add(meld.FaceAt(position));
+    }
+  } else {
+    for (int colour = 0; colour < okey::kColours; ++colour) {
+      if ((meld.real_colours >> colour & 1u) == 0) add(okey::MakeFace(colour, meld.number));
+    }
+  }
+  return codes;
+}
+
 // One lay of a seat that has opened, before it is made an Action.
 struct LayRef {
   ActionKind kind = ActionKind::kAddTile;
@@ -181,14 +208,15 @@ void ForEachOpenedLay(const SeatView& view, const LayPool& pool, Visit visit) {
   const Opened opened = view.opened(view.seat());
   if (opened == Opened::kMelds) {
     LayRef lay{.kind = ActionKind::kAddTile};
-    for (int c = 0; c < kCodes; ++c) {
-      const Code code = static_cast<Code>(c);
-      if (pool.codes[code] == 0 || (pool.must_hold.has_value() && code != *pool.must_hold)) {
-        continue;
-      }
-      for (size_t m = 0; m < view.table().size(); ++m) {
-        const TableMeld& target = view.table()[m];
-        if (target.pair) continue;
+    for (size_t m = 0; m < view.table().size(); ++m) {
+      const TableMeld& target = view.table()[m];
+      if (target.pair) continue;
+      for (uint64_t candidates = AdditionCandidates(target.meld, jokers); candidates != 0;
+           candidates &= candidates - 1) {
+        const Code code = static_cast<Code>(__builtin_ctzll(candidates));
+        if (pool.codes[code] == 0 || (pool.must_hold.has_value() && code != *pool.must_hold)) {
+          continue;
+        }
         for (const AddPlace place : okey::PlacesFor(target.meld, SampleTile(code), jokers)) {
           if (place != AddPlace::kReplaceWild && pool.size < 2) continue;
           lay.addition = {code, static_cast<int>(m), place};
@@ -224,12 +252,9 @@ std::optional<Action> Opening(const SeatView& view, const LayPool& pool, int slo
         !okey::InSomeMeld(pool.faces, jokers.PlaysAs(SampleTile(*pool.must_hold)))) {
       return std::nullopt;
     }
-    if (MeldableValue(pool.faces) < view.OpeningNeeds() ||
-        okey::BestValue(pool.faces) < view.OpeningNeeds()) {
-      return std::nullopt;
-    }
+    if (MeldableValue(pool.faces) < view.OpeningNeeds()) return std::nullopt;
     int sum = 0;
-    action.melds = BestOpening(pool.faces, jokers, &sum);
+    action.melds = BestOpening(pool.faces, jokers, &sum, view.OpeningNeeds());
     if (action.melds.empty() || sum < view.OpeningNeeds()) return std::nullopt;
     if (pool.must_hold.has_value() &&
         std::none_of(action.melds.begin(), action.melds.end(),
@@ -268,8 +293,11 @@ std::vector<std::vector<PlacedTile>> SingleMelds(const FaceCounts& hand, const J
 }
 
 std::vector<std::vector<PlacedTile>> BestOpening(const FaceCounts& hand, const Jokers& jokers,
-                                                 int* sum) {
-  const okey::Arrangement best = okey::BestArrangement(hand, okey::ArrangementGoal::kMostValue);
+                                                 int* sum, int min_sum) {
+  *sum = 0;
+  const std::optional<okey::Arrangement> reaching = okey::BestArrangementReaching(hand, min_sum);
+  if (!reaching.has_value()) return {};
+  const okey::Arrangement& best = *reaching;
   int drop = -1;
   if (best.tiles_in_melds == hand.Total() && best.meld_count > 0) {
     drop = 0;
@@ -278,7 +306,6 @@ std::vector<std::vector<PlacedTile>> BestOpening(const FaceCounts& hand, const J
     }
   }
   std::vector<std::vector<PlacedTile>> melds;
-  *sum = 0;
   for (int i = 0; i < best.meld_count; ++i) {
     if (i == drop) continue;
     melds.push_back(okey::TilesOf(best.melds[i], jokers));

@@ -46,12 +46,14 @@ std::vector<std::vector<PlacedTile>> SingleMelds(const okey::FaceCounts& hand,
                                                  std::optional<Code> must_hold);
 
 // The melds of the hand's highest-valued arrangement, keeping at least one tile back (the lowest
-// meld is dropped when they would use every tile), and their sum.
+// meld is dropped when they would use every tile), and their sum; none (sum 0) when the best
+// arrangement's value falls short of `min_sum`, which is then found without building it.
 std::vector<std::vector<PlacedTile>> BestOpening(const okey::FaceCounts& hand,
-                                                 const okey::Jokers& jokers, int* sum);
+                                                 const okey::Jokers& jokers, int* sum,
+                                                 int min_sum = 0);
 
 // The legal actions of the seat to act, canonical and without repeats: the draw, each discard by
-// code, each addition (tile, meld, place), each single run, set or pair, and for a seat not yet
+// code, each addition (by meld, tile, place), each single run, set or pair, and for a seat not yet
 // opened the best opening only (the highest-valued runs and sets, and all its pairs): an opening
 // can be any combination of melds, so those are not all listed. Taking the discard is listed
 // with each such use that holds the taken tile. Empty for a seat that may not act.

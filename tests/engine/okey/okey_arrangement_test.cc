@@ -93,6 +93,28 @@ TEST(OkeyArrangementTest, TheOpeningSumCountsAnOkeyAsTheTileItStandsFor) {
   EXPECT_EQ(BestArrangement(Hand({"Y12", "Y13", "Y1"}), ArrangementGoal::kMostValue).value, 26);
 }
 
+TEST(OkeyArrangementTest, ReachingAValueBuildsTheBestArrangementOrNothing) {
+  // 10-11-12 + okey as 13 (46) and the 13s (39): 85.
+  const FaceCounts hand = Hand({"R10", "R11", "R12", "*", "K13", "Y13", "B13", "B2"});
+  const std::optional<Arrangement> reaching = BestArrangementReaching(hand, 85);
+  ASSERT_TRUE(reaching.has_value());
+  EXPECT_EQ(reaching->value, BestArrangement(hand, ArrangementGoal::kMostValue).value);
+  EXPECT_EQ(reaching->value, 85);
+  EXPECT_FALSE(BestArrangementReaching(hand, 86).has_value());
+}
+
+TEST(OkeyArrangementTest, InSomeMeldRulesATileOutOfEveryMeld) {
+  const FaceCounts hand = Hand({"R4", "R5", "B7", "K7", "Y12"});
+  EXPECT_TRUE(InSomeMeld(hand, *ParseFace("R6")));                  // 4-5-6
+  EXPECT_TRUE(InSomeMeld(hand, *ParseFace("R3")));                  // 3-4-5
+  EXPECT_FALSE(InSomeMeld(hand, *ParseFace("R8")));                 // nothing next to it
+  EXPECT_TRUE(InSomeMeld(hand, *ParseFace("Y7")));                  // the 7s
+  EXPECT_FALSE(InSomeMeld(hand, *ParseFace("Y11")));                // Y12 alone is not enough
+  EXPECT_TRUE(InSomeMeld(Hand({"Y12", "*"}), *ParseFace("Y11")));   // with an okey it is
+  EXPECT_TRUE(InSomeMeld(Hand({"Y12", "Y13"}), *ParseFace("Y1")));  // the high 1
+  EXPECT_FALSE(InSomeMeld(Hand({"Y13", "Y2"}), *ParseFace("Y1")));  // 13-1-2 wraps
+}
+
 TEST(OkeyArrangementTest, CountsPairsWithOkeysPairingAnything) {
   EXPECT_EQ(CountPairs(Hand({"R1", "R1", "B2", "B2", "K3"})), 2);
   EXPECT_EQ(CountPairs(Hand({"R1", "R1", "B2", "*", "K3"})), 2);
