@@ -5,13 +5,17 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "tests/services/service_testing.h"
 #include "tests/services/table/table_fixture.h"
 
 namespace kahve::table {
 namespace {
+
+using ::google::protobuf::util::MessageDifferencer;
 
 const std::vector<std::string> kFour = {"ana", "ben", "cem", "dua"};
 
@@ -88,6 +92,53 @@ TEST_F(TableOkey51Test, FourPlayersPlayADealAndEachSeatGetsItsOwnHints) {
   EXPECT_EQ(Hints(table_id, "ana", players[0].token, &none).error_code(),
             grpc::StatusCode::FAILED_PRECONDITION)
       << "no hints once the game is over";
+}
+
+// Every tile a seat's stream names before the deal's end is public (a discard, a meld, the
+// indicator) or the seat's own (its deal, its draws); views add only the seat's own hand.
+TEST_F(TableOkey51Test, NoStreamOrViewShowsAnotherSeatsTiles) {
+  std::string table_id;
+  const v1::GameSettings settings = Okey51(/*hints=*/false);
+  const std::vector<Player> players = CreateTable(kFour, Relaxed(), &table_id, 11, &settings);
+  std::vector<std::unique_ptr<UpdateReader>> readers;
+  for (const Player& player : players) {
+    readers.push_back(Connect(table_id, player.id, player.token));
+  }
+  readers.push_back(Connect(table_id, "watcher", ""));
+  for (int move = 0; move < 400; ++move) {
+    const auto spectator = View(table_id, "watcher", "");
+    ASSERT_TRUE(spectator.ok());
+    if (spectator->view().over()) break;
+    EXPECT_TRUE(spectator->view().okey51().my_hand().empty());
+    for (const Player& player : players) {
+      v1::View view = View(table_id, player.id, player.token)->view();
+      EXPECT_EQ(view.okey51().my_hand_size(), view.okey51().hand_counts(player.seat));
+      view.set_seat(-1);
+      view.mutable_okey51()->clear_my_hand();
+      EXPECT_TRUE(MessageDifferencer::Equals(view, spectator->view()))
+          << "seat " << player.seat << " sees more than its own hand";
+    }
+    if (HasFailure() || PlayToTheEnd(table_id, players, 1) == 0) break;
+  }
+  ASSERT_TRUE(View(table_id, "watcher", "")->view().over());
+  for (size_t index = 0; index < readers.size(); ++index) {
+    const int seat = index < players.size() ? players[index].seat : -1;
+    SCOPED_TRACE(absl::StrCat("seat ", seat));
+    ASSERT_TRUE(readers[index]->WaitUntil(EndsWithResult));
+    const std::vector<v1::TableUpdate> updates = readers[index]->updates();
+    EXPECT_EQ(CheckStream(updates, seat), "");
+    for (const v1::TableUpdate& update : updates) {
+      for (const v1::Event& event : update.move().events()) {
+        const v1::Okey51Event& okey = event.okey51();
+        if (okey.has_tiles_dealt() || okey.has_tile_drawn()) {
+          ASSERT_TRUE(event.has_private_to()) << event.DebugString();
+          EXPECT_EQ(event.private_to(), seat);
+        } else {
+          EXPECT_FALSE(event.has_private_to()) << event.DebugString();
+        }
+      }
+    }
+  }
 }
 
 TEST_F(TableOkey51Test, HintsAreRefusedWhereTheTableTurnsThemOff) {
