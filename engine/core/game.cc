@@ -70,7 +70,16 @@ MoveOutcome Game::DryRun(int seat, const v1::Move& move) const {
 
 v1::View Game::View(int seat) const {
   KAHVE_CHECK(seat == kSpectator || (seat >= 0 && seat < num_seats_), "view of a seat of the game");
-  return DoView(seat);
+  v1::View view = DoView(seat);
+  // What every ruleset's view shares.
+  view.set_seat(seat);
+  view.set_num_seats(num_seats_);
+  view.set_move_number(move_number());
+  view.clear_to_act();
+  for (const int acting : SeatsToAct()) view.add_to_act(acting);
+  view.set_over(IsOver());
+  if (IsOver()) *view.mutable_result() = Result();
+  return view;
 }
 
 absl::StatusOr<v1::Hints> Game::Hints(int /*seat*/) const {

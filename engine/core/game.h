@@ -108,7 +108,8 @@ class Game {
   virtual MoveOutcome DoApply(int seat, const v1::Move& move) = 0;
   // Whether `move` sets this ruleset's part of the oneof.
   virtual bool IsOwnMove(const v1::Move& move) const = 0;
-  // The view of a valid seat or kSpectator.
+  // The ruleset's part of the view of a valid seat or kSpectator (View fills in the seat, the
+  // move number, who acts, whether it is over and the result).
   virtual v1::View DoView(int seat) const = 0;
   // Whether the event's content depends on chance or on information hidden before the move (a
   // reveal, a roll, a draw): a preview stops before it.

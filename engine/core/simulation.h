@@ -3,12 +3,16 @@
 
 // Bot-against-bot simulation, shared by every ruleset's fast playout loop and `kahve sim`.
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "engine/core/rng.h"
+#include "engine/core/status_macros.h"
 #include "kahve/v1/engine.pb.h"
 
 namespace kahve::engine {
@@ -46,6 +50,34 @@ absl::StatusOr<std::vector<std::string>> SeatBots(const std::vector<std::string>
 // Seed of game `index` of a simulation, and of the bots' choices in it.
 uint64_t GameSeed(uint64_t sim_seed, int64_t index);
 uint64_t BotSeed(uint64_t game_seed);
+
+// The loop every ruleset's Simulate shares: one bot kind per seat from `parse(name)`, then
+// options.games games, game i from GameSeed(options.seed, i). `play(seed, bots, bot_rng, ranks)`
+// plays one game to its end on the ruleset's fast path, fills `ranks` (one per seat) and returns
+// the moves it took.
+template <typename BotKind, typename Parse, typename Play>
+absl::StatusOr<SimSummary> RunSimulation(std::string game, const SimOptions& options, int seats,
+                                         Parse parse, Play play) {
+  SimSummary summary;
+  summary.game = std::move(game);
+  KAHVE_ASSIGN_OR_RETURN(summary.seat_bots, SeatBots(options.bots, seats));
+  std::vector<BotKind> bots;
+  for (const std::string& name : summary.seat_bots) {
+    KAHVE_ASSIGN_OR_RETURN(const BotKind kind, parse(name));
+    bots.push_back(kind);
+  }
+  summary.win_units_by_seat.assign(seats, 0);
+  std::vector<int> ranks(seats);
+  const auto start = std::chrono::steady_clock::now();
+  for (int64_t index = 0; index < options.games; ++index) {
+    const uint64_t seed = GameSeed(options.seed, index);
+    Rng bot_rng(BotSeed(seed));
+    const int64_t moves = play(seed, bots.data(), bot_rng, ranks);
+    summary.AddGame(ranks, moves);
+  }
+  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return summary;
+}
 
 }  // namespace kahve::engine
 

@@ -253,12 +253,6 @@ std::vector<v1::Event> LiarsDiceGame::ConvertEvents(const EventBuffer& events) c
 
 v1::View LiarsDiceGame::DoView(int seat) const {
   v1::View view;
-  view.set_seat(seat);
-  view.set_num_seats(num_seats());
-  view.set_move_number(move_number());
-  for (int acting : SeatsToAct()) view.add_to_act(acting);
-  view.set_over(state_->over());
-  if (state_->over()) *view.mutable_result() = Result();
   v1::LiarsDiceView* dice = view.mutable_liars_dice();
   dice->set_round(state_->round());
   dice->set_starter(state_->starter());

@@ -20,24 +20,6 @@ bool Holds(const std::vector<std::vector<PlacedTile>>& melds, Code code) {
   return false;
 }
 
-// The pairs to lay from `codes`, keeping a tile back.
-std::vector<std::array<Code, 2>> PairsKeepingATile(const std::array<uint8_t, kCodes>& codes,
-                                                   int size, const Jokers& jokers) {
-  std::vector<std::array<Code, 2>> pairs = okey::MaxPairs(codes, jokers);
-  while (!pairs.empty() && 2 * static_cast<int>(pairs.size()) > size - 1) pairs.pop_back();
-  return pairs;
-}
-
-Action Lay(ActionKind kind, Action lay, bool take) {
-  if (take) {
-    lay.use = kind;
-    lay.kind = ActionKind::kTakeDiscard;
-  } else {
-    lay.kind = kind;
-  }
-  return lay;
-}
-
 // The heuristic's use of the discard it may take, if it has one.
 std::optional<Action> BestTake(const SeatView& view, Tile taken) {
   const Jokers& jokers = view.jokers();
@@ -58,7 +40,7 @@ std::optional<Action> BestTake(const SeatView& view, Tile taken) {
           add.addition = {code, static_cast<int>(m), place};
           // An opponent's meld is best: its owner pays for the addition.
           if (!best.has_value() || !view.Partners(view.seat(), target.owner)) {
-            best = Lay(ActionKind::kAddTile, add, true);
+            best = AsLay(ActionKind::kAddTile, add, true);
           }
         }
       }
@@ -72,7 +54,7 @@ std::optional<Action> BestTake(const SeatView& view, Tile taken) {
       });
       Action lay;
       lay.melds.push_back(*longest);
-      return Lay(ActionKind::kLayMelds, std::move(lay), true);
+      return AsLay(ActionKind::kLayMelds, std::move(lay), true);
     }
     case Opened::kNo: {
       int sum = 0;
@@ -81,7 +63,7 @@ std::optional<Action> BestTake(const SeatView& view, Tile taken) {
       if (!opening.empty() && sum >= view.OpeningNeeds() && Holds(opening, code)) {
         Action lay;
         lay.melds = std::move(opening);
-        return Lay(ActionKind::kLayMelds, std::move(lay), true);
+        return AsLay(ActionKind::kLayMelds, std::move(lay), true);
       }
       std::vector<std::array<Code, 2>> pairs = PairsKeepingATile(codes, size, jokers);
       const bool holds = std::any_of(pairs.begin(), pairs.end(), [&](const auto& pair) {
@@ -90,7 +72,7 @@ std::optional<Action> BestTake(const SeatView& view, Tile taken) {
       if (static_cast<int>(pairs.size()) >= kPairsToOpen + 1 && holds) {
         Action lay;
         lay.pairs = std::move(pairs);
-        return Lay(ActionKind::kLayPairs, std::move(lay), true);
+        return AsLay(ActionKind::kLayPairs, std::move(lay), true);
       }
       return std::nullopt;
     }
@@ -105,7 +87,7 @@ std::optional<Action> BestTake(const SeatView& view, Tile taken) {
       } else {
         return std::nullopt;
       }
-      return Lay(ActionKind::kLayPairs, std::move(lay), true);
+      return AsLay(ActionKind::kLayPairs, std::move(lay), true);
     }
   }
   return std::nullopt;
@@ -258,7 +240,7 @@ std::vector<Action> PlanAfterDraw(const SeatView& view) {
       }
       Action lay;
       lay.melds = std::move(opening);
-      plan.push_back(Lay(ActionKind::kLayMelds, std::move(lay), false));
+      plan.push_back(AsLay(ActionKind::kLayMelds, std::move(lay), false));
       opened = Opened::kMelds;
     } else {
       const std::vector<std::array<Code, 2>> pairs =
@@ -267,7 +249,7 @@ std::vector<Action> PlanAfterDraw(const SeatView& view) {
         Action lay;
         lay.pairs = pairs;
         for (const auto& [a, b] : pairs) RemoveLaid({{SampleTile(a)}, {SampleTile(b)}}, hand);
-        plan.push_back(Lay(ActionKind::kLayPairs, std::move(lay), false));
+        plan.push_back(AsLay(ActionKind::kLayPairs, std::move(lay), false));
         opened = Opened::kPairs;
       } else {
         // Not opening yet: keep what builds towards it.
@@ -290,7 +272,7 @@ std::vector<Action> PlanAfterDraw(const SeatView& view) {
           if (!places.Has(AddPlace::kReplaceWild)) continue;
           Action add;
           add.addition = {CodeOf(tile), static_cast<int>(m), AddPlace::kReplaceWild};
-          plan.push_back(Lay(ActionKind::kAddTile, add, false));
+          plan.push_back(AsLay(ActionKind::kAddTile, add, false));
           table[m].meld = okey::WithTile(table[m].meld, tile, AddPlace::kReplaceWild, jokers);
           RemoveLaid({{tile}}, hand);
           hand.push_back(okey_tile);
@@ -309,7 +291,7 @@ std::vector<Action> PlanAfterDraw(const SeatView& view) {
       }
       Action lay;
       lay.melds = std::move(melds);
-      plan.push_back(Lay(ActionKind::kLayMelds, std::move(lay), false));
+      plan.push_back(AsLay(ActionKind::kLayMelds, std::move(lay), false));
     }
     // Loose tiles that fit the table, an opponent's meld first (its owner pays).
     for (bool changed = true; changed && hand.size() >= 2;) {
@@ -332,7 +314,7 @@ std::vector<Action> PlanAfterDraw(const SeatView& view) {
         if (best_meld < 0) continue;
         Action add;
         add.addition = {CodeOf(tile), best_meld, best_place};
-        plan.push_back(Lay(ActionKind::kAddTile, add, false));
+        plan.push_back(AsLay(ActionKind::kAddTile, add, false));
         table[best_meld].meld = okey::WithTile(table[best_meld].meld, tile, best_place, jokers);
         hand.erase(hand.begin() + static_cast<std::ptrdiff_t>(h));
         changed = true;
@@ -348,7 +330,7 @@ std::vector<Action> PlanAfterDraw(const SeatView& view) {
         if (places.empty()) continue;
         Action add;
         add.addition = {CodeOf(hand[wild]), static_cast<int>(m), places.front()};
-        plan.push_back(Lay(ActionKind::kAddTile, add, false));
+        plan.push_back(AsLay(ActionKind::kAddTile, add, false));
         hand.erase(hand.begin() + static_cast<std::ptrdiff_t>(wild));
         break;
       }
@@ -360,7 +342,7 @@ std::vector<Action> PlanAfterDraw(const SeatView& view) {
       Action lay;
       lay.pairs = pairs;
       for (const auto& [a, b] : pairs) RemoveLaid({{SampleTile(a)}, {SampleTile(b)}}, hand);
-      plan.push_back(Lay(ActionKind::kLayPairs, std::move(lay), false));
+      plan.push_back(AsLay(ActionKind::kLayPairs, std::move(lay), false));
     }
   }
 

@@ -250,12 +250,6 @@ std::vector<v1::Event> Okey51Game::ConvertEvents(const EventLog& events) const {
 
 v1::View Okey51Game::DoView(int seat) const {
   v1::View view;
-  view.set_seat(seat);
-  view.set_num_seats(num_seats());
-  view.set_move_number(move_number());
-  for (int acting : SeatsToAct()) view.add_to_act(acting);
-  view.set_over(state_->over());
-  if (state_->over()) *view.mutable_result() = Result();
   const Settings& settings = state_->settings();
   v1::Okey51View* okey = view.mutable_okey51();
   // After the last deal, `deal()` counts one past it.

@@ -93,16 +93,6 @@ std::optional<LayPool> PoolOf(const SeatView& view) {
   return pool;
 }
 
-Action AsLay(ActionKind kind, Action action, bool take) {
-  if (take) {
-    action.use = kind;
-    action.kind = ActionKind::kTakeDiscard;
-  } else {
-    action.kind = kind;
-  }
-  return action;
-}
-
 // Visits every run and set SingleMelds lists, as Melds (real tiles where the hand has them).
 template <typename Visit>
 void ForEachSingleMeld(const FaceCounts& hand, Visit visit) {
@@ -264,9 +254,7 @@ std::optional<Action> Opening(const SeatView& view, const LayPool& pool, int slo
     return AsLay(ActionKind::kLayMelds, std::move(action), pool.take);
   }
   if (PairsAtMost(pool.codes, jokers) < kPairsToOpen) return std::nullopt;
-  action.pairs = okey::MaxPairs(pool.codes, jokers);
-  // Keep a tile to discard: with every tile paired, the last pair stays in the hand.
-  if (2 * static_cast<int>(action.pairs.size()) > pool.size - 1) action.pairs.pop_back();
+  action.pairs = PairsKeepingATile(pool.codes, pool.size, jokers);
   if (static_cast<int>(action.pairs.size()) < kPairsToOpen ||
       (pool.must_hold.has_value() && !PairsHold(action.pairs, *pool.must_hold))) {
     return std::nullopt;
@@ -275,6 +263,24 @@ std::optional<Action> Opening(const SeatView& view, const LayPool& pool, int slo
 }
 
 }  // namespace
+
+Action AsLay(ActionKind kind, Action lay, bool take) {
+  if (take) {
+    lay.use = kind;
+    lay.kind = ActionKind::kTakeDiscard;
+  } else {
+    lay.kind = kind;
+  }
+  return lay;
+}
+
+std::vector<std::array<Code, 2>> PairsKeepingATile(const std::array<uint8_t, kCodes>& codes,
+                                                   int size, const Jokers& jokers) {
+  std::vector<std::array<Code, 2>> pairs = okey::MaxPairs(codes, jokers);
+  // With every tile paired, the last pair stays in the hand.
+  while (!pairs.empty() && 2 * static_cast<int>(pairs.size()) > size - 1) pairs.pop_back();
+  return pairs;
+}
 
 FaceCounts CountFaces(const std::vector<Tile>& tiles, const Jokers& jokers) {
   FaceCounts counts;

@@ -35,6 +35,13 @@ class SeatView {
   int seat_;
 };
 
+// `lay` as a move of its own (`kind`), or as the use of a taken discard when `take`.
+Action AsLay(ActionKind kind, Action lay, bool take);
+
+// The most pairs `codes` make (okey::MaxPairs), keeping one of the `size` tiles back to discard.
+std::vector<std::array<Code, 2>> PairsKeepingATile(const std::array<uint8_t, kCodes>& codes,
+                                                   int size, const okey::Jokers& jokers);
+
 // The hand as the arrangement search counts it (fakes under the okey's face, okeys as wilds).
 okey::FaceCounts CountFaces(const std::vector<Tile>& tiles, const okey::Jokers& jokers);
 

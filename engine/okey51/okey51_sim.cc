@@ -1,6 +1,5 @@
 #include "engine/okey51/okey51_sim.h"
 
-#include <chrono>
 #include <deque>
 #include <vector>
 
@@ -43,29 +42,16 @@ int64_t PlayOut(State& state, const BotKind* seat_bots, Rng& bot_rng, bool check
 
 absl::StatusOr<SimSummary> Simulate(const SimOptions& options) {
   KAHVE_ASSIGN_OR_RETURN(const Settings settings, SettingsFromProto(options.settings.okey51()));
-  SimSummary summary;
-  summary.game = "okey51";
-  KAHVE_ASSIGN_OR_RETURN(summary.seat_bots, SeatBots(options.bots, kPlayers));
-  std::vector<BotKind> seat_bots;
-  for (const std::string& name : summary.seat_bots) {
-    KAHVE_ASSIGN_OR_RETURN(const BotKind kind, ParseBotKind(name));
-    seat_bots.push_back(kind);
-  }
-  summary.win_units_by_seat.assign(kPlayers, 0);
   State state(settings, GameSeed(options.seed, 0));
-  std::vector<int> ranks(kPlayers);
-  const auto start = std::chrono::steady_clock::now();
-  for (int64_t game = 0; game < options.games; ++game) {
-    const uint64_t seed = GameSeed(options.seed, game);
-    state.Reset(seed);
-    Rng bot_rng(BotSeed(seed));
-    const int64_t moves = PlayOut(state, seat_bots.data(), bot_rng);
-    const auto final_ranks = state.Ranks();
-    ranks.assign(final_ranks.begin(), final_ranks.end());
-    summary.AddGame(ranks, moves);
-  }
-  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return summary;
+  return RunSimulation<BotKind>(
+      "okey51", options, kPlayers, &ParseBotKind,
+      [&](uint64_t seed, const BotKind* bots, Rng& bot_rng, std::vector<int>& ranks) {
+        state.Reset(seed);
+        const int64_t moves = PlayOut(state, bots, bot_rng);
+        const auto final_ranks = state.Ranks();
+        ranks.assign(final_ranks.begin(), final_ranks.end());
+        return moves;
+      });
 }
 
 }  // namespace kahve::engine::okey51

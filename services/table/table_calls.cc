@@ -145,56 +145,57 @@ void TableHost::Resign(const common::Identity& caller, const v1::ResignRequest& 
   Reschedule(table);
 }
 
-void TableHost::GetView(const common::Identity& caller, const v1::GetViewRequest& request,
-                        std::function<void(absl::StatusOr<v1::GetViewResponse>)> done) {
-  auto found = FindForCall(request.table_id());
+template <typename Response>
+void TableHost::AnswerForSeat(
+    const common::Identity& caller, const std::string& table_id, const std::string& seat_token,
+    std::function<absl::StatusOr<Response>(const LiveTable& table, int seat)> answer,
+    std::function<void(absl::StatusOr<Response>)> done) {
+  auto found = FindForCall(table_id);
   if (!found.ok()) {
     done(found.status());
     return;
   }
   const TablePtr table = *found;
   absl::MutexLock lock(&table->mu);
-  auto seat = SeatFor(*table, caller, request.seat_token());
+  auto seat = SeatFor(*table, caller, seat_token);
   if (!seat.ok()) {
     done(seat.status());
     return;
   }
-  WhenDurable(table, [table, seat = *seat, done]() ABSL_NO_THREAD_SAFETY_ANALYSIS {
-    v1::GetViewResponse response;
-    *response.mutable_view() = table->session->game().View(seat);
-    response.set_seq(table->session->seq());
-    for (v1::SeatStatus& status : table->session->SeatStatuses()) {
-      *response.add_seats() = std::move(status);
-    }
-    done(std::move(response));
-  });
+  WhenDurable(table, [table, seat = *seat, answer = std::move(answer), done = std::move(done)]()
+                         ABSL_NO_THREAD_SAFETY_ANALYSIS { done(answer(*table, seat)); });
+}
+
+void TableHost::GetView(const common::Identity& caller, const v1::GetViewRequest& request,
+                        std::function<void(absl::StatusOr<v1::GetViewResponse>)> done) {
+  AnswerForSeat<v1::GetViewResponse>(
+      caller, request.table_id(), request.seat_token(),
+      [](const LiveTable& table, int seat) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+        v1::GetViewResponse response;
+        *response.mutable_view() = table.session->game().View(seat);
+        response.set_seq(table.session->seq());
+        for (v1::SeatStatus& status : table.session->SeatStatuses()) {
+          *response.add_seats() = std::move(status);
+        }
+        return absl::StatusOr<v1::GetViewResponse>(std::move(response));
+      },
+      std::move(done));
 }
 
 void TableHost::GetHints(const common::Identity& caller, const v1::GetHintsRequest& request,
                          std::function<void(absl::StatusOr<v1::GetHintsResponse>)> done) {
-  auto found = FindForCall(request.table_id());
-  if (!found.ok()) {
-    done(found.status());
-    return;
-  }
-  const TablePtr table = *found;
-  absl::MutexLock lock(&table->mu);
-  auto seat = SeatFor(*table, caller, request.seat_token());
-  if (!seat.ok()) {
-    done(seat.status());
-    return;
-  }
-  WhenDurable(table, [table, seat = *seat, done]() ABSL_NO_THREAD_SAFETY_ANALYSIS {
-    absl::StatusOr<v1::Hints> hints = table->session->game().Hints(seat);
-    if (!hints.ok()) {
-      done(hints.status());
-      return;
-    }
-    v1::GetHintsResponse response;
-    *response.mutable_hints() = std::move(hints).value();
-    response.set_seq(table->session->seq());
-    done(std::move(response));
-  });
+  AnswerForSeat<v1::GetHintsResponse>(
+      caller, request.table_id(), request.seat_token(),
+      [](const LiveTable& table, int seat)
+          ABSL_NO_THREAD_SAFETY_ANALYSIS -> absl::StatusOr<v1::GetHintsResponse> {
+            absl::StatusOr<v1::Hints> hints = table.session->game().Hints(seat);
+            if (!hints.ok()) return hints.status();
+            v1::GetHintsResponse response;
+            *response.mutable_hints() = std::move(hints).value();
+            response.set_seq(table.session->seq());
+            return response;
+          },
+      std::move(done));
 }
 
 absl::Status TableHost::Connect(const common::Identity& caller, const v1::ConnectRequest& request,

@@ -118,6 +118,13 @@ class TableHost {
 
   TablePtr Find(const std::string& table_id) const;
   absl::StatusOr<TablePtr> FindForCall(const std::string& table_id) const;
+  // Finds the table and the caller's seat (`seat_token`), then once the table's state is durable
+  // answers `done` with `answer(table, seat)`, under the table's lock.
+  template <typename Response>
+  void AnswerForSeat(
+      const common::Identity& caller, const std::string& table_id, const std::string& seat_token,
+      std::function<absl::StatusOr<Response>(const LiveTable& table, int seat)> answer,
+      std::function<void(absl::StatusOr<Response>)> done);
   absl::StatusOr<int> SeatFor(const LiveTable& table, const common::Identity& caller,
                               const std::string& seat_token) const;
   void Adopt(TablePtr table);
