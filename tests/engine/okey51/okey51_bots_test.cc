@@ -53,6 +53,26 @@ TEST(Okey51BotsTest, FourHeuristicBotsFinishMostDeals) {
   EXPECT_GE(tally.finished * 100, 80 * kDeals) << tally.finished << " of " << kDeals;
 }
 
+// Doubling, 2v2 and three deals change what the bots may do; every action they choose is still
+// one State::Check accepts (PlayOut aborts otherwise), and every game ends.
+TEST(Okey51BotsTest, BotsPlayLegallyUnderEverySetting) {
+  const Settings settings{.teams = true, .doubling = true, .deals = 3, .first_starter = 1};
+  State state(settings, 1);
+  const std::array<BotKind, kPlayers> bots = {BotKind::kHeuristic, BotKind::kRandom,
+                                              BotKind::kRandom, BotKind::kHeuristic};
+  for (int game = 0; game < 300; ++game) {
+    state.Reset(GameSeed(53, game));
+    Rng bot_rng(BotSeed(GameSeed(53, game)));
+    PlayOut(state, bots.data(), bot_rng, /*checked=*/true);
+    state.CheckInvariants();
+    ASSERT_TRUE(state.over());
+    ASSERT_EQ(state.records().size(), 3u);
+    const auto ranks = state.Ranks();
+    EXPECT_EQ(ranks[0], ranks[2]) << "partners share their team's rank";
+    EXPECT_EQ(ranks[1], ranks[3]);
+  }
+}
+
 TEST(Okey51BotsTest, ParseBotKind) {
   EXPECT_EQ(*ParseBotKind("random"), BotKind::kRandom);
   EXPECT_EQ(*ParseBotKind("heuristic"), BotKind::kHeuristic);
