@@ -227,9 +227,11 @@ std::vector<Action> PlanAfterDraw(const SeatView& view) {
   std::array<uint8_t, kCodes> kept{};
 
   if (opened == Opened::kNo) {
-    int sum = 0;
     // The opening that leaves the fewest tiles, when it is enough; else the highest one.
-    std::vector<std::vector<PlacedTile>> opening = TidyMelds(hand, jokers, &sum);
+    int tidy_sum = 0;
+    const std::vector<std::vector<PlacedTile>> tidy = TidyMelds(hand, jokers, &tidy_sum);
+    int sum = tidy_sum;
+    std::vector<std::vector<PlacedTile>> opening = tidy;
     if (sum < view.OpeningNeeds()) {
       opening = BestOpening(CountFaces(hand, jokers), jokers, &sum, view.OpeningNeeds());
     }
@@ -252,8 +254,8 @@ std::vector<Action> PlanAfterDraw(const SeatView& view) {
         plan.push_back(AsLay(ActionKind::kLayPairs, std::move(lay), false));
         opened = Opened::kPairs;
       } else {
-        // Not opening yet: keep what builds towards it.
-        for (const auto& tiles : opening) {
+        // Not opening yet: keep what builds towards it, the tidiest melds.
+        for (const auto& tiles : tidy) {
           for (const PlacedTile& placed : tiles) ++kept[CodeOf(placed.tile)];
         }
       }
