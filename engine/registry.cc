@@ -8,6 +8,7 @@
 #include "engine/liars_dice/liars_dice_codec.h"
 #include "engine/liars_dice/liars_dice_sim.h"
 #include "engine/okey51/okey51_codec.h"
+#include "engine/okey_classic/okey_classic_game.h"
 #include "engine/okey51/okey51_sim.h"
 
 namespace kahve::engine {
@@ -16,6 +17,7 @@ const std::vector<Ruleset>& Rulesets() {
   // Listed explicitly: a linker drops self-registering objects nobody references.
   static const std::vector<Ruleset> kRulesets = {
       {"liars_dice", v1::GameSettings::kLiarsDice, &liars_dice::NewGame, &liars_dice::Simulate},
+      {"okey", v1::GameSettings::kOkey, &okey_classic::NewGame, &okey_classic::Simulate},
       {"okey51", v1::GameSettings::kOkey51, &okey51::NewGame, &okey51::Simulate},
   };
   return kRulesets;

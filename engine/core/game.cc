@@ -46,8 +46,9 @@ MoveOutcome Game::Apply(int seat, const v1::Move& move) {
   if (move.ruleset_case() == v1::Move::RULESET_NOT_SET || !IsOwnMove(move)) {
     return Rejected(v1::WRONG_RULESET, "the move is not a move of this game's ruleset");
   }
-  if (!MayAct(seat))
+  if (!MayAct(seat) && !MayActOutOfTurn(seat, move)) {
     return Rejected(v1::NOT_YOUR_TURN, absl::StrCat("seat ", seat, " may not act now"));
+  }
   MoveOutcome outcome = DoApply(seat, move);
   if (!outcome.accepted) return outcome;
   history_.push_back(AcceptedMove{seat, move});

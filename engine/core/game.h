@@ -40,10 +40,11 @@ std::vector<v1::Event> VisibleTo(const std::vector<v1::Event>& events, int seat)
 // conformance tests use. A game is a pure function of (settings, deal, accepted moves): replaying
 // history() on a new game of the same settings and deal gives an equal game.
 //
-// Turns: SeatsToAct() lists who may act now. Usually one seat; several where the rules open an
-// out-of-turn window (okey's gösterme). A turn may take several moves by the same seat (okey51:
-// take the discard with its use, lay melds, add tiles, then discard); the turn passes when the
-// ruleset says so. Chance (deals, rolls, draws) happens inside Apply, from the deal's seed.
+// Turns: SeatsToAct() lists who may act now, usually one seat; a ruleset may also accept a move
+// out of turn without listing the seat (MayActOutOfTurn: okey's gösterme). A turn may take several
+// moves by the same seat (okey51: take the discard with its use, lay melds, add tiles, then
+// discard); the turn passes when the ruleset says so. Chance (deals, rolls, draws) happens inside
+// Apply, from the deal's seed.
 class Game {
  public:
   virtual ~Game() = default;
@@ -108,6 +109,9 @@ class Game {
   virtual MoveOutcome DoApply(int seat, const v1::Move& move) = 0;
   // Whether `move` sets this ruleset's part of the oneof.
   virtual bool IsOwnMove(const v1::Move& move) const = 0;
+  // Whether `seat`, not among SeatsToAct, may still try `move` (okey's gösterme, which is never
+  // listed in SeatsToAct: that list is public, and would tell who holds the indicator's twin).
+  virtual bool MayActOutOfTurn(int /*seat*/, const v1::Move& /*move*/) const { return false; }
   // The ruleset's part of the view of a valid seat or kSpectator (View fills in the seat, the
   // move number, who acts, whether it is over and the result).
   virtual v1::View DoView(int seat) const = 0;

@@ -8,8 +8,11 @@
 // front; the indicator is never drawn (docs/engine.md, "The okey family").
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "engine/okey/okey_tiles.h"
 
 namespace kahve::engine::okey {
@@ -31,6 +34,26 @@ OkeyDeal DealTiles(uint64_t seed, int players, int starter, int starter_tiles);
 
 // Deals from `order` (every tile exactly once, dealt from the front): scenarios' preset deals.
 OkeyDeal DealFromOrder(std::vector<Tile> order, int players, int starter, int starter_tiles);
+
+// A fixed deal for scenarios, by tile code: each seat's hand in full or empty (dealt from what is
+// left), the indicator or none, the top of the deck.
+struct DealPreset {
+  std::vector<std::vector<Code>> hands;  // one per seat, or fewer (the rest empty)
+  std::optional<Code> indicator;
+  std::vector<Code> deck;
+};
+
+// InvalidArgument when the preset names more copies of a tile than exist, a fake okey as the
+// indicator, more hands than seats, or a hand of another size than the seat is dealt.
+// `where` prefixes the messages ("deals[1]").
+absl::Status CheckDealPreset(const DealPreset& preset, int players, int starter, int starter_tiles,
+                             const std::string& where);
+
+// Deals `preset` (checked): each name takes the first copy still free; the tiles it leaves
+// unnamed are shuffled by `seed` and fill, in order, the empty hands, the indicator if unnamed
+// (the first numbered tile), and the deck after the named deck tiles.
+OkeyDeal DealFromPreset(const DealPreset& preset, uint64_t seed, int players, int starter,
+                        int starter_tiles);
 
 }  // namespace kahve::engine::okey
 

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/core/check.h"
 #include "engine/core/rng.h"
+#include "engine/core/status_macros.h"
 #include "engine/okey/okey_deal.h"
 
 namespace kahve::engine::okey51 {
@@ -16,10 +17,6 @@ using okey::NumberOf;
 
 int StarterOf(const Settings& settings, int deal) {
   return (settings.first_starter + deal) % kPlayers;
-}
-
-int HandSize(const Settings& settings, int deal, int seat) {
-  return seat == StarterOf(settings, deal) ? kStarterTiles : kStarterTiles - 1;
 }
 
 // The number a laid tile stands for: a wild in a run names its face, in a set it is the set's
@@ -69,33 +66,9 @@ absl::Status ValidateSettings(const Settings& settings) {
 
 absl::Status ValidatePreset(const Preset& preset, const Settings& settings) {
   for (size_t d = 0; d < preset.deals.size(); ++d) {
-    const DealPreset& deal = preset.deals[d];
-    std::array<int, kCodes> named{};
-    for (int seat = 0; seat < kPlayers; ++seat) {
-      const int size = static_cast<int>(deal.hands[seat].size());
-      const int wanted = HandSize(settings, static_cast<int>(d), seat);
-      if (size != 0 && size != wanted) {
-        return absl::InvalidArgumentError(absl::StrCat("deals[", d, "].hands[", seat, "]: ", size,
-                                                       " tiles; this seat holds ", wanted,
-                                                       " (or list none to deal it)"));
-      }
-      for (const Code code : deal.hands[seat]) ++named[code];
-    }
-    if (deal.indicator.has_value()) {
-      if (*deal.indicator == kFakeCode) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("deals[", d, "].indicator: a fake okey is never the indicator"));
-      }
-      ++named[*deal.indicator];
-    }
-    for (const Code code : deal.deck) ++named[code];
-    for (int code = 0; code < kCodes; ++code) {
-      if (named[code] > 2) {
-        return absl::InvalidArgumentError(absl::StrCat("deals[", d, "]: names ", named[code],
-                                                       " tiles ", CodeName(static_cast<Code>(code)),
-                                                       "; there are 2"));
-      }
-    }
+    KAHVE_RETURN_IF_ERROR(okey::CheckDealPreset(preset.deals[d], kPlayers,
+                                                StarterOf(settings, static_cast<int>(d)),
+                                                kStarterTiles, absl::StrCat("deals[", d, "]")));
   }
   return absl::OkStatus();
 }
@@ -130,49 +103,8 @@ void State::StartDeal(EventLog* events) {
   const uint64_t deal_seed = DeriveSeed(seed_, static_cast<uint64_t>(deal_));
   okey::OkeyDeal dealt;
   if (static_cast<size_t>(deal_) < preset_deals_.size()) {
-    // The named tiles first (each name takes the first copy still free), then the rest shuffled.
-    const DealPreset& preset = preset_deals_[deal_];
-    std::array<int, kCodes> used{};
-    auto take = [&](Code code) {
-      const Tile tile = code == kFakeCode ? static_cast<Tile>(okey::kFirstFakeOkey + used[code])
-                                          : static_cast<Tile>(code * 2 + used[code]);
-      ++used[code];
-      return tile;
-    };
-    std::array<std::vector<Tile>, kPlayers> hands;
-    for (int seat = 0; seat < kPlayers; ++seat) {
-      for (const Code code : preset.hands[seat]) hands[seat].push_back(take(code));
-    }
-    std::optional<Tile> indicator;
-    if (preset.indicator.has_value()) indicator = take(*preset.indicator);
-    std::vector<Tile> deck_top;
-    for (const Code code : preset.deck) deck_top.push_back(take(code));
-    std::vector<Tile> rest;
-    for (int tile = 0; tile < okey::kTiles; ++tile) {
-      const Code code = CodeOf(static_cast<Tile>(tile));
-      const int copy = code == kFakeCode ? tile - okey::kFirstFakeOkey : tile % 2;
-      if (copy >= used[code]) rest.push_back(static_cast<Tile>(tile));
-    }
-    Rng rng(deal_seed);
-    rng.Shuffle(rest.data(), static_cast<uint32_t>(rest.size()));
-    size_t next = 0;
-    for (int seat = 0; seat < kPlayers; ++seat) {
-      if (!hands[seat].empty()) continue;
-      const int size = HandSize(settings_, deal_, seat);
-      hands[seat].assign(rest.begin() + next, rest.begin() + next + size);
-      next += size;
-    }
-    if (!indicator.has_value()) {
-      auto it = std::find_if(rest.begin() + next, rest.end(),
-                             [](Tile tile) { return !okey::IsFakeOkey(tile); });
-      indicator = *it;
-      rest.erase(it);
-    }
-    dealt.hands.assign(hands.begin(), hands.end());
-    dealt.indicator_tile = *indicator;
-    dealt.indicator = okey::PrintedFace(*indicator);
-    dealt.deck = std::move(deck_top);
-    dealt.deck.insert(dealt.deck.end(), rest.begin() + next, rest.end());
+    dealt =
+        okey::DealFromPreset(preset_deals_[deal_], deal_seed, kPlayers, starter_, kStarterTiles);
   } else {
     dealt = okey::DealTiles(deal_seed, kPlayers, starter_, kStarterTiles);
   }

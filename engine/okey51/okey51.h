@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "engine/okey/okey_deal.h"
 #include "engine/okey/okey_melds.h"
 #include "engine/okey/okey_tiles.h"
 #include "engine/okey51/okey51_settlement.h"
@@ -65,13 +66,7 @@ struct Settings {
 // InvalidArgument naming the field and its range, or OK.
 absl::Status ValidateSettings(const Settings& settings);
 
-// A fixed deal (scenarios): hands[seat] full or empty (dealt from what is left), the indicator or
-// none, the top of the deck.
-struct DealPreset {
-  std::array<std::vector<Code>, kPlayers> hands;
-  std::optional<Code> indicator;
-  std::vector<Code> deck;
-};
+using okey::DealPreset;
 struct Preset {
   std::vector<DealPreset> deals;
 };

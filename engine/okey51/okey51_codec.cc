@@ -2,7 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/status_macros.h"
-#include "engine/okey/okey_hints.h"
+#include "engine/okey/okey_proto.h"
 
 namespace kahve::engine::okey51 {
 namespace {
@@ -153,38 +153,11 @@ absl::StatusOr<Preset> PresetFromProto(const v1::Okey51Preset& proto, const Sett
     return absl::InvalidArgumentError(absl::StrCat("preset.deals: ", proto.deals_size(),
                                                    " deals for a game of ", settings.deals));
   }
-  auto codes = [](const auto& names, std::string_view where,
-                  std::vector<Code>* out) -> absl::Status {
-    for (const std::string& name : names) {
-      const std::optional<Code> code = ParseCode(name);
-      if (!code.has_value()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            std::string(where), ": \"", name, "\" is no tile (R, B, K or Y and 1..13, or F)"));
-      }
-      out->push_back(*code);
-    }
-    return absl::OkStatus();
-  };
   for (int d = 0; d < proto.deals_size(); ++d) {
-    const v1::Okey51DealPreset& deal = proto.deals(d);
-    DealPreset& out = preset.deals.emplace_back();
-    if (deal.hands_size() > kPlayers) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("preset.deals[", d, "].hands: ", deal.hands_size(), " hands for 4 seats"));
-    }
-    for (int seat = 0; seat < deal.hands_size(); ++seat) {
-      KAHVE_RETURN_IF_ERROR(codes(deal.hands(seat).tiles(),
-                                  absl::StrCat("preset.deals[", d, "].hands[", seat, "]"),
-                                  &out.hands[seat]));
-    }
-    if (!deal.indicator().empty()) {
-      std::vector<Code> indicator;
-      KAHVE_RETURN_IF_ERROR(codes(std::vector<std::string>{deal.indicator()},
-                                  absl::StrCat("preset.deals[", d, "].indicator"), &indicator));
-      out.indicator = indicator[0];
-    }
-    KAHVE_RETURN_IF_ERROR(
-        codes(deal.deck(), absl::StrCat("preset.deals[", d, "].deck"), &out.deck));
+    KAHVE_ASSIGN_OR_RETURN(
+        DealPreset deal,
+        okey::DealPresetFromProto(proto.deals(d), absl::StrCat("preset.deals[", d, "]")));
+    preset.deals.push_back(std::move(deal));
   }
   KAHVE_RETURN_IF_ERROR(ValidatePreset(preset, settings));
   return preset;

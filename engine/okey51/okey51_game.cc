@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/status_macros.h"
-#include "engine/okey/okey_hints.h"
+#include "engine/okey/okey_proto.h"
 #include "engine/okey51/okey51_bots.h"
 #include "engine/okey51/okey51_codec.h"
 #include "engine/okey51/okey51_moves.h"

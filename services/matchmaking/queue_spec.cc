@@ -28,6 +28,14 @@ absl::StatusOr<RulesetProfile> Normalize(v1::GameSettings& settings, int* prefer
       *min_seats = 2;
       return RulesetProfile{.has_partners = false, .bots = true};
     }
+    case v1::GameSettings::kOkey: {
+      v1::OkeySettings& okey = *settings.mutable_okey();
+      if (okey.players() == 0) okey.set_players(4);
+      // The table size the settings ask for, never smaller: 2, 3 or 4 players play different games.
+      *preferred = okey.players();
+      *min_seats = okey.players();
+      return RulesetProfile{.has_partners = true, .bots = true};
+    }
     case v1::GameSettings::kOkey51: {
       v1::Okey51Settings& okey = *settings.mutable_okey51();
       if (okey.deals() == 0) okey.set_deals(1);
@@ -68,6 +76,13 @@ absl::StatusOr<QueueSpec> QueueSpecFor(const v1::GameSettings& settings, bool te
     }
     // Partnerships need every seat: a table never shrinks.
     spec.min_seats = 4;
+  }
+  if (spec.settings.has_okey()) {
+    if (spec.settings.okey().partners() && !teams) {
+      return absl::InvalidArgumentError(
+          "settings.okey.partners: queue with teams to play partners (the flag follows the queue)");
+    }
+    spec.settings.mutable_okey()->set_partners(teams);
   }
   if (spec.settings.has_okey51()) {
     // The queue's mode decides the partnership; the settings' own flag must not disagree.

@@ -23,8 +23,8 @@ struct ConformanceOptions {
 };
 
 // Plays options.games games with uniformly random legal moves and checks, after every move:
-// SeatsToAct sorted, unique and empty exactly when over; no legal moves and NOT_YOUR_TURN for seats
-// that may not act; legal moves unique; a random move is accepted exactly when it is listed as
+// SeatsToAct sorted, unique and empty exactly when over; seats that may not act list only moves
+// they may make out of turn, and get NOT_YOUR_TURN for the acting seat's move; legal moves unique; a random move is accepted exactly when it is listed as
 // legal; a rejected move changes nothing; DryRun answers as Apply would (its events a prefix of
 // Apply's) and changes nothing; events carry the move number and a valid audience; CheckInvariants;
 // a clone equals its original; replay of (settings, deal, history) equals the game at power-of-two

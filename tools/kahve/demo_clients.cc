@@ -29,23 +29,17 @@ std::pair<char, int> ColourAndNumber(const std::string& tile) {
   return {tile[0], std::atoi(tile.c_str() + 1)};
 }
 
-// okey51 as a simple client plays it from its view: draw, then throw away the tile that helps its
-// hand least (fewest tiles of its colour close by or of its number), the higher number first;
-// never the okey. It never opens, so its deals run until the deck is out.
-v1::Move ChooseOkey51Move(const v1::View& view, engine::Rng& /*rng*/) {
-  v1::Move move;
-  const v1::Okey51View& okey = view.okey51();
-  if (!okey.drawn()) {
-    move.mutable_okey51()->mutable_draw();
-    return move;
-  }
+// The tile of `hand` that helps it least, as a simple client judges: fewest tiles of its colour
+// close by or of its number, the higher number first; never the okey while another will do.
+std::string LeastUsefulTile(const google::protobuf::RepeatedPtrField<std::string>& hand,
+                            const std::string& okey) {
   std::string worst;
   int worst_score = 0;
-  for (const std::string& tile : okey.my_hand()) {
-    if (tile == okey.okey() && okey.my_hand_size() > 1) continue;
+  for (const std::string& tile : hand) {
+    if (tile == okey && hand.size() > 1) continue;
     const auto [colour, number] = ColourAndNumber(tile);
     int score = -number;
-    for (const std::string& other : okey.my_hand()) {
+    for (const std::string& other : hand) {
       const auto [other_colour, other_number] = ColourAndNumber(other);
       const int gap = std::abs(other_number - number);
       if (other_colour == colour && (gap == 1 || gap == 2)) score += 20;
@@ -56,8 +50,42 @@ v1::Move ChooseOkey51Move(const v1::View& view, engine::Rng& /*rng*/) {
       worst_score = score;
     }
   }
-  move.mutable_okey51()->mutable_discard()->set_tile(worst);
+  return worst;
+}
+
+// okey51 as a simple client plays it from its view: draw, then throw away the tile that helps its
+// hand least. It never opens, so its deals run until the deck is out.
+v1::Move ChooseOkey51Move(const v1::View& view, engine::Rng& /*rng*/) {
+  v1::Move move;
+  const v1::Okey51View& okey = view.okey51();
+  if (!okey.drawn()) {
+    move.mutable_okey51()->mutable_draw();
+  } else {
+    move.mutable_okey51()->mutable_discard()->set_tile(
+        LeastUsefulTile(okey.my_hand(), okey.okey()));
+  }
   return move;
+}
+
+// Classic okey the same way, showing the indicator's twin when it may. It never declares a win.
+v1::Move ChooseOkeyMove(const v1::View& view, engine::Rng& /*rng*/) {
+  v1::Move move;
+  const v1::OkeyView& okey = view.okey();
+  if (okey.may_show_indicator()) {
+    move.mutable_okey()->mutable_show_indicator();
+  } else if (!okey.drawn()) {
+    move.mutable_okey()->mutable_draw();
+  } else {
+    move.mutable_okey()->mutable_discard()->set_tile(LeastUsefulTile(okey.my_hand(), okey.okey()));
+  }
+  return move;
+}
+
+DemoClient Okey() {
+  DemoClient client{.ruleset = "okey", .players = 4, .choose = &ChooseOkeyMove};
+  // One deal: clients that never win would otherwise play on for ever.
+  client.settings.mutable_okey()->set_max_deals(1);
+  return client;
 }
 
 DemoClient Okey51() {
@@ -70,7 +98,7 @@ DemoClient Okey51() {
 }  // namespace
 
 const std::vector<DemoClient>& DemoClients() {
-  static const std::vector<DemoClient> clients = {LiarsDice(), Okey51()};
+  static const std::vector<DemoClient> clients = {LiarsDice(), Okey(), Okey51()};
   return clients;
 }
 

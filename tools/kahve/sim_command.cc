@@ -13,8 +13,9 @@ ABSL_FLAG(uint64_t, seed, 1, "sim: seed of the whole run (game i uses a seed der
 ABSL_FLAG(int32_t, players, 0, "sim: seats per game (0: the ruleset's default)");
 ABSL_FLAG(int32_t, dice, 0, "sim (liars_dice): dice per player (0: default)");
 ABSL_FLAG(int32_t, rounds, 0, "sim: stop each game after this many rounds (0: play to the end)");
-ABSL_FLAG(int32_t, deals, 0, "sim (okey51): deals per game, 1 or 3 (0: default, 1)");
-ABSL_FLAG(bool, teams, false, "sim (okey51): 2v2, partners opposite");
+ABSL_FLAG(int32_t, deals, 0,
+          "sim (okey51): deals per game, 1 or 3 (0: default, 1); (okey): the deal limit (0: 10)");
+ABSL_FLAG(bool, teams, false, "sim (okey51, okey): 2v2, partners opposite");
 ABSL_FLAG(bool, doubling, false, "sim (okey51): the doubling chain of openings");
 ABSL_FLAG(std::string, bots, "random",
           "sim: bot kinds, one for all seats or one per seat, comma-separated");
@@ -30,6 +31,17 @@ absl::StatusOr<v1::GameSettings> SettingsFromFlags(std::string_view game) {
     dice->set_players(absl::GetFlag(FLAGS_players));
     dice->set_dice_per_player(absl::GetFlag(FLAGS_dice));
     dice->set_max_rounds(absl::GetFlag(FLAGS_rounds));
+    return settings;
+  }
+  if (game == "okey") {
+    if (absl::GetFlag(FLAGS_dice) != 0 || absl::GetFlag(FLAGS_rounds) != 0) {
+      return absl::InvalidArgumentError("--dice and --rounds are liars_dice flags");
+    }
+    v1::OkeySettings* okey = settings.mutable_okey();
+    okey->set_players(absl::GetFlag(FLAGS_players));
+    okey->set_partners(absl::GetFlag(FLAGS_teams));
+    // A game ends when a score reaches 0, which bots that seldom win may never bring about.
+    okey->set_max_deals(absl::GetFlag(FLAGS_deals) == 0 ? 10 : absl::GetFlag(FLAGS_deals));
     return settings;
   }
   if (game == "okey51") {

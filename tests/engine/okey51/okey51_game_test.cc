@@ -46,15 +46,15 @@ TEST(Okey51GameTest, PresetsAreRefusedWithTheFieldAtFault) {
     fill(deal.mutable_okey51()->add_deals());
     return std::string(NewGameStatus(Settings(), deal).message());
   };
-  EXPECT_THAT(with([](v1::Okey51DealPreset* d) { d->add_hands()->add_tiles("R5"); }),
+  EXPECT_THAT(with([](v1::OkeyDealPreset* d) { d->add_hands()->add_tiles("R5"); }),
               HasSubstr("hands[0]: 1 tiles; this seat holds 15"));
-  EXPECT_THAT(with([](v1::Okey51DealPreset* d) {
+  EXPECT_THAT(with([](v1::OkeyDealPreset* d) {
                 for (int i = 0; i < 3; ++i) d->add_deck("B7");
               }),
               HasSubstr("names 3 tiles B7; there are 2"));
-  EXPECT_THAT(with([](v1::Okey51DealPreset* d) { d->set_indicator("F"); }),
+  EXPECT_THAT(with([](v1::OkeyDealPreset* d) { d->set_indicator("F"); }),
               HasSubstr("a fake okey is never the indicator"));
-  EXPECT_THAT(with([](v1::Okey51DealPreset* d) { d->add_deck("G7"); }),
+  EXPECT_THAT(with([](v1::OkeyDealPreset* d) { d->add_deck("G7"); }),
               HasSubstr("preset.deals[0].deck: \"G7\" is no tile"));
   v1::Deal two;
   two.mutable_okey51()->add_deals();
@@ -68,7 +68,7 @@ TEST(Okey51GameTest, PresetsAreRefusedWithTheFieldAtFault) {
 // Seat 0 holds the 13s, Y3-Y5, R13, Y2, Y6, R7-R9 and four loose tiles; indicator K1 (okey K2).
 std::unique_ptr<Game> PresetGame(bool hints) {
   v1::Deal deal;
-  v1::Okey51DealPreset* preset = deal.mutable_okey51()->add_deals();
+  v1::OkeyDealPreset* preset = deal.mutable_okey51()->add_deals();
   auto* hand = preset->add_hands();
   for (const char* tile : {"B13", "K13", "Y13", "Y3", "Y4", "Y5", "R13", "Y2", "Y6", "R7", "R8",
                            "R9", "B1", "B1", "K2"}) {

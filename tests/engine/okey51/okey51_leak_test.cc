@@ -20,11 +20,11 @@ namespace {
 using google::protobuf::util::MessageDifferencer;
 
 // A full preset: hands of 15, 14, 14, 14, the indicator, the deck, from `rng`.
-v1::Okey51DealPreset RandomDeal(Rng& rng) {
+v1::OkeyDealPreset RandomDeal(Rng& rng) {
   std::vector<okey::Tile> order(okey::kTiles);
   std::iota(order.begin(), order.end(), okey::Tile{0});
   rng.Shuffle(order.data(), static_cast<uint32_t>(order.size()));
-  v1::Okey51DealPreset deal;
+  v1::OkeyDealPreset deal;
   size_t next = 0;
   for (int seat = 0; seat < kPlayers; ++seat) {
     auto* hand = deal.add_hands();
@@ -37,7 +37,7 @@ v1::Okey51DealPreset RandomDeal(Rng& rng) {
 }
 
 // The same deal with the hands of every seat but seat 0 and `viewer` dealt among themselves anew.
-v1::Okey51DealPreset Resampled(v1::Okey51DealPreset deal, int viewer, Rng& rng) {
+v1::OkeyDealPreset Resampled(v1::OkeyDealPreset deal, int viewer, Rng& rng) {
   std::vector<std::string> pool;
   std::vector<int> seats;
   for (int seat = 1; seat < kPlayers; ++seat) {
@@ -54,7 +54,7 @@ v1::Okey51DealPreset Resampled(v1::Okey51DealPreset deal, int viewer, Rng& rng) 
   return deal;
 }
 
-std::unique_ptr<Game> Start(const v1::Okey51DealPreset& preset, bool hints) {
+std::unique_ptr<Game> Start(const v1::OkeyDealPreset& preset, bool hints) {
   v1::GameSettings settings;
   settings.mutable_okey51()->set_hints(hints);
   v1::Deal deal;
@@ -160,8 +160,8 @@ TEST(Okey51LeakTest, SeatsAndSpectatorsSeeNothingOfOtherHands) {
   Rng rng(51);
   for (int trial = 0; trial < 40; ++trial) {
     for (const int viewer : {kSpectator, 0, 1, 2, 3}) {
-      const v1::Okey51DealPreset deal = RandomDeal(rng);
-      const v1::Okey51DealPreset other = Resampled(deal, viewer, rng);
+      const v1::OkeyDealPreset deal = RandomDeal(rng);
+      const v1::OkeyDealPreset other = Resampled(deal, viewer, rng);
       ASSERT_FALSE(MessageDifferencer::Equals(deal, other));
       std::unique_ptr<Game> a = Start(deal, /*hints=*/true);
       std::unique_ptr<Game> b = Start(other, /*hints=*/true);
@@ -174,8 +174,8 @@ TEST(Okey51LeakTest, SeatsAndSpectatorsSeeNothingOfOtherHands) {
 TEST(Okey51LeakTest, TheDealsDifferWhereHidden) {
   // The resampled deal really differs: seat 1's own view tells the two apart.
   Rng rng(52);
-  const v1::Okey51DealPreset deal = RandomDeal(rng);
-  const v1::Okey51DealPreset other = Resampled(deal, 0, rng);
+  const v1::OkeyDealPreset deal = RandomDeal(rng);
+  const v1::OkeyDealPreset other = Resampled(deal, 0, rng);
   EXPECT_FALSE(
       MessageDifferencer::Equals(Start(deal, false)->View(1), Start(other, false)->View(1)));
 }

@@ -1,7 +1,9 @@
-#include "engine/okey/okey_hints.h"
+#include "engine/okey/okey_proto.h"
 
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
+#include "engine/core/status_macros.h"
 #include "engine/okey/okey_arrangement.h"
 
 namespace kahve::engine::okey {
@@ -76,6 +78,43 @@ v1::OkeyHints HintsFor(std::span<const Tile> hand, std::span<const IndexedMeld> 
     pair->set_second(CodeName(second));
   }
   return hints;
+}
+
+namespace {
+
+absl::Status ParseCodes(const google::protobuf::RepeatedPtrField<std::string>& names,
+                        const std::string& where, std::vector<Code>* out) {
+  for (const std::string& name : names) {
+    const std::optional<Code> code = ParseCode(name);
+    if (!code.has_value()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": \"", name, "\" is no tile (R, B, K or Y and 1..13, or F)"));
+    }
+    out->push_back(*code);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<DealPreset> DealPresetFromProto(const v1::OkeyDealPreset& proto,
+                                               const std::string& where) {
+  DealPreset preset;
+  for (int seat = 0; seat < proto.hands_size(); ++seat) {
+    KAHVE_RETURN_IF_ERROR(ParseCodes(proto.hands(seat).tiles(),
+                                     absl::StrCat(where, ".hands[", seat, "]"),
+                                     &preset.hands.emplace_back()));
+  }
+  if (!proto.indicator().empty()) {
+    const std::optional<Code> code = ParseCode(proto.indicator());
+    if (!code.has_value()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ".indicator: \"", proto.indicator(), "\" is no tile"));
+    }
+    preset.indicator = *code;
+  }
+  KAHVE_RETURN_IF_ERROR(ParseCodes(proto.deck(), absl::StrCat(where, ".deck"), &preset.deck));
+  return preset;
 }
 
 }  // namespace kahve::engine::okey

@@ -1,0 +1,37 @@
+#ifndef KAHVE_ENGINE_OKEY_OKEY_PROTO_H_
+#define KAHVE_ENGINE_OKEY_OKEY_PROTO_H_
+
+// The okey family's shared kahve.v1 edge: hints (RULES.md "okey51" table settings, built from what
+// one seat may know: its hand and the melds on the table, sorted by the search the bots use), laid
+// melds and places as clients see them, and preset deals.
+
+#include <span>
+
+#include "absl/status/statusor.h"
+#include "engine/okey/okey_deal.h"
+#include "engine/okey/okey_melds.h"
+#include "kahve/v1/okey.pb.h"
+
+namespace kahve::engine::okey {
+
+// A run or set on the table and its index in the table's list (pairs take no additions).
+struct IndexedMeld {
+  int index = 0;
+  Meld meld;
+};
+
+v1::OkeyHints HintsFor(std::span<const Tile> hand, std::span<const IndexedMeld> table,
+                       const Jokers& jokers);
+
+// A laid meld as clients see it: each tile's name, an okey with the face it stands for.
+v1::OkeyMeld MeldToProto(std::span<const PlacedTile> tiles, const Jokers& jokers);
+v1::OkeyPlace PlaceToProto(AddPlace place);
+
+// A preset deal's tile names as codes; InvalidArgument naming the field (`where`.hands[1]...) for
+// a name that is no tile. The counts and sizes are CheckDealPreset's to judge.
+absl::StatusOr<DealPreset> DealPresetFromProto(const v1::OkeyDealPreset& proto,
+                                               const std::string& where);
+
+}  // namespace kahve::engine::okey
+
+#endif  // KAHVE_ENGINE_OKEY_OKEY_PROTO_H_

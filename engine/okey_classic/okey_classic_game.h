@@ -1,0 +1,27 @@
+#ifndef KAHVE_ENGINE_OKEY_CLASSIC_OKEY_CLASSIC_GAME_H_
+#define KAHVE_ENGINE_OKEY_CLASSIC_OKEY_CLASSIC_GAME_H_
+
+// Classic okey's kahve.v1 edge: settings, the Game behind the engine interface, `kahve sim`.
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "engine/core/game.h"
+#include "engine/core/simulation.h"
+#include "engine/okey_classic/okey_classic.h"
+
+namespace kahve::engine::okey_classic {
+
+// Settings with defaults filled in (players 0 -> 4), validated.
+absl::StatusOr<Settings> SettingsFromProto(const v1::OkeySettings& proto);
+
+// A classic okey game. InvalidArgument for bad settings or preset.
+absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings,
+                                              const v1::Deal& deal);
+
+// `kahve sim --game okey`.
+absl::StatusOr<SimSummary> Simulate(const SimOptions& options);
+
+}  // namespace kahve::engine::okey_classic
+
+#endif  // KAHVE_ENGINE_OKEY_CLASSIC_OKEY_CLASSIC_GAME_H_
