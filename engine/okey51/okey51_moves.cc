@@ -93,6 +93,15 @@ std::optional<LayPool> PoolOf(const SeatView& view) {
   return pool;
 }
 
+// Bits set in the low 16 (std::popcount is a library call without -mpopcnt).
+int CountBits(uint32_t bits) {
+  int count = 0;
+  for (int shift = 0; shift < 16; shift += 4) {
+    count += okey::CountColours(static_cast<uint8_t>(bits >> shift));
+  }
+  return count;
+}
+
 // Visits every run and set SingleMelds lists, as Melds (real tiles where the hand has them).
 template <typename Visit>
 void ForEachSingleMeld(const FaceCounts& hand, Visit visit) {
@@ -103,7 +112,11 @@ void ForEachSingleMeld(const FaceCounts& hand, Visit visit) {
       if (hand.count[okey::MakeFace(colour, number)] > 0) held |= 1u << number;
     }
     if ((held & 2u) != 0) held |= 1u << okey::kHighOne;
+    // A run needs three tiles of the colour, okeys included.
+    if (CountBits(held) + hand.wilds < 3) continue;
     for (int low = 1; low <= okey::kNumbers - 1; ++low) {
+      // Without okeys a run starts on a tile the hand holds.
+      if (hand.wilds == 0 && (held >> low & 1u) == 0) continue;
       uint32_t missing = 0;
       int wilds = 0;
       for (int high = low; high <= okey::kHighOne && high - low < okey::kNumbers; ++high) {
