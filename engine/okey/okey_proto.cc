@@ -8,6 +8,14 @@
 
 namespace kahve::engine::okey {
 
+void AddSortedNames(std::span<const Tile> tiles,
+                    google::protobuf::RepeatedPtrField<std::string>* out) {
+  std::vector<Code> codes;
+  for (const Tile tile : tiles) codes.push_back(CodeOf(tile));
+  std::sort(codes.begin(), codes.end());
+  for (const Code code : codes) out->Add(CodeName(code));
+}
+
 v1::OkeyMeld MeldToProto(std::span<const PlacedTile> tiles, const Jokers& jokers) {
   v1::OkeyMeld meld;
   for (const PlacedTile& placed : tiles) {

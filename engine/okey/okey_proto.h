@@ -6,6 +6,8 @@
 // melds and places as clients see them, and preset deals.
 
 #include <span>
+#include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "engine/okey/okey_deal.h"
@@ -26,6 +28,29 @@ v1::OkeyHints HintsFor(std::span<const Tile> hand, std::span<const IndexedMeld> 
 // A laid meld as clients see it: each tile's name, an okey with the face it stands for.
 v1::OkeyMeld MeldToProto(std::span<const PlacedTile> tiles, const Jokers& jokers);
 v1::OkeyPlace PlaceToProto(AddPlace place);
+
+// Tile names, sorted by code (colour, then number; fake okeys last): how hands are shown.
+void AddSortedNames(std::span<const Tile> tiles,
+                    google::protobuf::RepeatedPtrField<std::string>* out);
+
+// What a deal's start says to everyone, for any ruleset's DealStarted message (the okey family's
+// are alike field for field).
+struct DealStart {
+  int deal = 0;  // 1-based
+  int starter = 0;
+  Face indicator = 0;
+  int deck_count = 0;
+  std::vector<int> hand_counts;
+};
+template <typename DealStarted>
+void FillDealStarted(const DealStart& start, const Jokers& jokers, DealStarted* out) {
+  out->set_deal(start.deal);
+  out->set_starter(start.starter);
+  out->set_indicator(FaceName(start.indicator));
+  out->set_okey(FaceName(jokers.okey()));
+  out->set_deck_count(start.deck_count);
+  for (const int count : start.hand_counts) out->add_hand_counts(count);
+}
 
 // A preset deal's tile names as codes; InvalidArgument naming the field (`where`.hands[1]...) for
 // a name that is no tile. The counts and sizes are CheckDealPreset's to judge.

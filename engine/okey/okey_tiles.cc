@@ -33,6 +33,17 @@ std::optional<Face> ParseFace(std::string_view name) {
 
 std::string TileName(Tile tile) { return CodeName(CodeOf(tile)); }
 
+std::optional<Tile> TakeCode(std::vector<Tile>& hand, Code code) {
+  for (auto it = hand.begin(); it != hand.end(); ++it) {
+    if (CodeOf(*it) == code) {
+      const Tile tile = *it;
+      hand.erase(it);
+      return tile;
+    }
+  }
+  return std::nullopt;
+}
+
 std::array<uint8_t, kCodes> CountCodes(std::span<const Tile> tiles) {
   std::array<uint8_t, kCodes> counts{};
   for (const Tile tile : tiles) ++counts[CodeOf(tile)];

@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kahve::engine::okey {
 
@@ -82,6 +83,9 @@ constexpr Tile SampleTile(Code code) {
 constexpr Code CodePlayingAs(Face face, const Jokers& jokers) {
   return face == jokers.okey() ? kFakeCode : face;
 }
+
+// Takes a tile of `code` out of `hand` (the first such); nullopt if it holds none.
+std::optional<Tile> TakeCode(std::vector<Tile>& hand, Code code);
 
 // How many tiles of each code `tiles` holds.
 std::array<uint8_t, kCodes> CountCodes(std::span<const Tile> tiles);

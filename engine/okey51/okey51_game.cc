@@ -54,15 +54,6 @@ v1::Okey51PenaltyKind PenaltyToProto(PenaltyKind kind) {
   return v1::OKEY51_PENALTY_UNSPECIFIED;
 }
 
-// Tile names, sorted by code (colour, then number; fake okeys last).
-template <typename Tiles>
-void AddSortedNames(const Tiles& tiles, google::protobuf::RepeatedPtrField<std::string>* out) {
-  std::vector<Code> codes;
-  for (const auto tile : tiles) codes.push_back(CodeOf(tile));
-  std::sort(codes.begin(), codes.end());
-  for (const Code code : codes) out->Add(CodeName(code));
-}
-
 class Okey51Game final : public Game {
  public:
   Okey51Game(v1::GameSettings settings, v1::Deal deal, const Settings& typed, const Preset* preset)
@@ -167,21 +158,21 @@ std::vector<v1::Event> Okey51Game::ConvertEvents(const EventLog& events) const {
     v1::Okey51Event* okey = proto.mutable_okey51();
     switch (event.kind) {
       case EventKind::kDealStarted: {
-        auto* started = okey->mutable_deal_started();
-        started->set_deal(event.value + 1);
-        started->set_starter(state_->starter());
-        started->set_indicator(okey::FaceName(state_->indicator()));
-        started->set_okey(okey::FaceName(state_->jokers().okey()));
-        started->set_deck_count(state_->deck_count());
+        okey::DealStart start{.deal = event.value + 1,
+                              .starter = state_->starter(),
+                              .indicator = state_->indicator(),
+                              .deck_count = state_->deck_count()};
         for (int seat = 0; seat < kPlayers; ++seat) {
-          started->add_hand_counts(static_cast<int>(state_->hand(seat).size()));
+          start.hand_counts.push_back(static_cast<int>(state_->hand(seat).size()));
         }
+        okey::FillDealStarted(start, state_->jokers(), okey->mutable_deal_started());
         break;
       }
       case EventKind::kTilesDealt:
         // A deal's events end its move, so the hand is still as dealt.
         proto.set_private_to(event.seat);
-        AddSortedNames(state_->hand(event.seat), okey->mutable_tiles_dealt()->mutable_tiles());
+        okey::AddSortedNames(state_->hand(event.seat),
+                             okey->mutable_tiles_dealt()->mutable_tiles());
         break;
       case EventKind::kDrewFromDeck:
         okey->mutable_drew_from_deck()->set_deck_count(event.value);
@@ -261,7 +252,7 @@ v1::View Okey51Game::DoView(int seat) const {
   okey->set_teams(settings.teams);
   okey->set_hints(settings.hints);
   okey->set_doubling(settings.doubling);
-  if (seat >= 0) AddSortedNames(state_->hand(seat), okey->mutable_my_hand());
+  if (seat >= 0) okey::AddSortedNames(state_->hand(seat), okey->mutable_my_hand());
   for (int other = 0; other < kPlayers; ++other) {
     okey->add_hand_counts(static_cast<int>(state_->hand(other).size()));
     auto* pile = okey->add_discards();

@@ -278,13 +278,9 @@ Refusal State::Check(int seat, const Action& action) const {
 }
 
 Tile State::TakeFromHand(int seat, Code code) {
-  std::vector<Tile>& hand = hands_[seat];
-  const auto it =
-      std::find_if(hand.begin(), hand.end(), [&](Tile tile) { return CodeOf(tile) == code; });
-  KAHVE_CHECK(it != hand.end(), "a checked move uses only tiles of the hand");
-  const Tile tile = *it;
-  hand.erase(it);
-  return tile;
+  const std::optional<Tile> tile = okey::TakeCode(hands_[seat], code);
+  KAHVE_CHECK(tile.has_value(), "a checked move uses only tiles of the hand");
+  return *tile;
 }
 
 void State::LosePoints(int seat, int points, EventLog* events) {

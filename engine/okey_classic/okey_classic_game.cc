@@ -77,14 +77,6 @@ void WinToProto(const WinClaim& claim, v1::OkeyWin* proto) {
   }
 }
 
-template <typename Tiles>
-void AddSortedNames(const Tiles& tiles, google::protobuf::RepeatedPtrField<std::string>* out) {
-  std::vector<Code> codes;
-  for (const auto tile : tiles) codes.push_back(CodeOf(tile));
-  std::sort(codes.begin(), codes.end());
-  for (const Code code : codes) out->Add(CodeName(code));
-}
-
 class OkeyGame final : public Game {
  public:
   OkeyGame(v1::GameSettings settings, v1::Deal deal, const Settings& typed, const Preset* preset)
@@ -223,20 +215,20 @@ std::vector<v1::Event> OkeyGame::ConvertEvents(const EventLog& events) const {
     v1::OkeyEvent* okey = proto.mutable_okey();
     switch (event.kind) {
       case EventKind::kDealStarted: {
-        auto* started = okey->mutable_deal_started();
-        started->set_deal(event.value + 1);
-        started->set_starter(state_->starter());
-        started->set_indicator(okey::FaceName(state_->indicator()));
-        started->set_okey(okey::FaceName(jokers.okey()));
-        started->set_deck_count(state_->deck_count());
+        okey::DealStart start{.deal = event.value + 1,
+                              .starter = state_->starter(),
+                              .indicator = state_->indicator(),
+                              .deck_count = state_->deck_count()};
         for (int seat = 0; seat < num_seats(); ++seat) {
-          started->add_hand_counts(static_cast<int>(state_->hand(seat).size()));
+          start.hand_counts.push_back(static_cast<int>(state_->hand(seat).size()));
         }
+        okey::FillDealStarted(start, jokers, okey->mutable_deal_started());
         break;
       }
       case EventKind::kTilesDealt:
         proto.set_private_to(event.seat);
-        AddSortedNames(state_->hand(event.seat), okey->mutable_tiles_dealt()->mutable_tiles());
+        okey::AddSortedNames(state_->hand(event.seat),
+                             okey->mutable_tiles_dealt()->mutable_tiles());
         break;
       case EventKind::kDrewFromDeck:
         okey->mutable_drew_from_deck()->set_deck_count(event.value);
@@ -300,7 +292,7 @@ v1::View OkeyGame::DoView(int seat) const {
   okey->set_starter(state_->starter());
   okey->set_indicator(okey::FaceName(state_->indicator()));
   okey->set_okey(okey::FaceName(state_->jokers().okey()));
-  if (seat >= 0) AddSortedNames(state_->hand(seat), okey->mutable_my_hand());
+  if (seat >= 0) okey::AddSortedNames(state_->hand(seat), okey->mutable_my_hand());
   // The seat before the one to act: its pile is the one the seat to act takes from.
   const int players = num_seats();
   int previous = -1;
