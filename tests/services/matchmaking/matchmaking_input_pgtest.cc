@@ -65,6 +65,36 @@ TEST_F(MatchmakingInputTest, BadSettingsAreInvalidArgument) {
   EXPECT_EQ(EnqueueCode("ana", wait), grpc::StatusCode::INVALID_ARGUMENT);
 }
 
+// The okey family: the queue's teams flag decides the partnership; settings may not disagree.
+TEST_F(MatchmakingInputTest, OkeyPartnershipsFollowTheQueue) {
+  v1::EnqueueRequest classic;
+  classic.mutable_settings()->mutable_okey()->set_partners(true);
+  EXPECT_EQ(EnqueueCode("ana", classic), grpc::StatusCode::INVALID_ARGUMENT)
+      << "partners asked for in a solo queue";
+  v1::EnqueueRequest three;
+  three.mutable_settings()->mutable_okey()->set_players(3);
+  three.set_teams(true);
+  EXPECT_EQ(EnqueueCode("ana", three), grpc::StatusCode::INVALID_ARGUMENT)
+      << "partnerships need four";
+  v1::EnqueueRequest okey51 = Okey51(/*teams=*/false);
+  okey51.mutable_settings()->mutable_okey51()->set_teams(true);
+  EXPECT_EQ(EnqueueCode("ana", okey51), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(Count("SELECT count(*) FROM mm_tickets"), 0);
+
+  v1::GameSettings four;
+  four.mutable_okey();
+  const absl::StatusOr<QueueSpec> teams = QueueSpecFor(four, true);
+  ASSERT_TRUE(teams.ok()) << teams.status();
+  EXPECT_TRUE(teams->settings.okey().partners());
+  EXPECT_EQ(teams->settings.okey().players(), 4);
+  EXPECT_EQ(teams->mode, v1::TEAMS);
+  const absl::StatusOr<QueueSpec> solo = QueueSpecFor(four, false);
+  ASSERT_TRUE(solo.ok());
+  EXPECT_FALSE(solo->settings.okey().partners());
+  EXPECT_EQ(solo->min_seats, 4) << "classic okey tables never shrink";
+  EXPECT_NE(solo->key, teams->key);
+}
+
 TEST_F(MatchmakingInputTest, OnlyTheCallerOrTheCallersPartyIsQueued) {
   v1::EnqueueRequest three = LiarsDice(4);
   for (const char* player : {"ana", "bora", "cem"}) three.add_players(player);
