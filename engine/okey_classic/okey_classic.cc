@@ -112,6 +112,14 @@ int State::NextInPlay(int seat) const {
   return seat;
 }
 
+int State::PreviousInPlay(int seat) const {
+  for (int step = 1; step < settings_.players; ++step) {
+    const int previous = (seat + settings_.players - step) % settings_.players;
+    if (in_play(previous)) return previous;
+  }
+  return seat;
+}
+
 int State::SeatsInPlay() const {
   int count = 0;
   for (int seat = 0; seat < settings_.players; ++seat) count += in_play(seat) ? 1 : 0;
@@ -170,14 +178,7 @@ int State::deck_count() const {
 
 std::optional<Tile> State::takeable() const {
   if (over_ || drawn_ || discards_this_deal_ == 0) return std::nullopt;
-  int previous = to_act_;
-  for (int step = 1; step < settings_.players; ++step) {
-    const int seat = (to_act_ + settings_.players - step) % settings_.players;
-    if (in_play(seat)) {
-      previous = seat;
-      break;
-    }
-  }
+  const int previous = PreviousInPlay(to_act_);
   if (discards_[previous].empty()) return std::nullopt;
   return discards_[previous].back();
 }
@@ -360,13 +361,7 @@ void State::Apply(int seat, const Action& action, EventLog* events) {
     }
     case ActionKind::kTakeDiscard: {
       const Tile tile = *takeable();
-      const int discarder = [&] {
-        for (int step = 1; step < settings_.players; ++step) {
-          const int other = (seat + settings_.players - step) % settings_.players;
-          if (in_play(other)) return other;
-        }
-        return seat;
-      }();
+      const int discarder = PreviousInPlay(seat);
       discards_[discarder].pop_back();
       hands_[seat].push_back(tile);
       drawn_ = true;

@@ -158,6 +158,8 @@ class State {
   std::optional<Tile> takeable() const;
   int points(int seat) const { return points_[seat]; }
   bool in_play(int seat) const { return elimination_rank_[seat] == 0; }
+  // The seat still in play that moves just before `seat`: the one whose discard it may take.
+  int PreviousInPlay(int seat) const;
   int elimination_rank(int seat) const { return elimination_rank_[seat]; }
   const std::vector<DealRecord>& records() const { return records_; }
   // Whether `seat` may show the indicator's twin now (in turn or out of it).

@@ -293,18 +293,9 @@ v1::View OkeyGame::DoView(int seat) const {
   okey->set_indicator(okey::FaceName(state_->indicator()));
   okey->set_okey(okey::FaceName(state_->jokers().okey()));
   if (seat >= 0) okey::AddSortedNames(state_->hand(seat), okey->mutable_my_hand());
-  // The seat before the one to act: its pile is the one the seat to act takes from.
+  // The seat before the viewer: its pile is the one the viewer takes from.
   const int players = num_seats();
-  int previous = -1;
-  if (seat >= 0) {
-    for (int step = 1; step < players; ++step) {
-      const int other = (seat + players - step) % players;
-      if (state_->in_play(other)) {
-        previous = other;
-        break;
-      }
-    }
-  }
+  const int previous = seat >= 0 ? state_->PreviousInPlay(seat) : -1;
   for (int other = 0; other < players; ++other) {
     okey->add_hand_counts(static_cast<int>(state_->hand(other).size()));
     const std::vector<Tile>& pile = state_->discards(other);
