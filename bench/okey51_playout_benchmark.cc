@@ -12,14 +12,17 @@
 #include "engine/core/rng.h"
 #include "engine/core/simulation.h"
 #include "engine/okey/okey_deal.h"
-#include "engine/okey51/okey51_sim.h"
+#include "engine/okey_laying/okey_laying_sim.h"
+#include "engine/okey51/okey51.h"
 
 namespace kahve::engine::okey51 {
 namespace {
 
+using namespace okey_laying;  // NOLINT: the laying core plays okey51
+
 void Deals(benchmark::State& bench, BotKind bot) {
   const std::array<BotKind, kPlayers> bots = {bot, bot, bot, bot};
-  State state(Settings{}, 0);
+  State state(RulesFor(Settings{}), 0);
   int64_t signature = 0;
   for (uint64_t fixed = 1; fixed <= 1000; ++fixed) {
     state.Reset(fixed);

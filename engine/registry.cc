@@ -7,9 +7,9 @@
 #include "engine/core/status_macros.h"
 #include "engine/liars_dice/liars_dice_codec.h"
 #include "engine/liars_dice/liars_dice_sim.h"
+#include "engine/okey101/okey101_codec.h"
 #include "engine/okey51/okey51_codec.h"
 #include "engine/okey_classic/okey_classic_game.h"
-#include "engine/okey51/okey51_sim.h"
 
 namespace kahve::engine {
 
@@ -18,6 +18,7 @@ const std::vector<Ruleset>& Rulesets() {
   static const std::vector<Ruleset> kRulesets = {
       {"liars_dice", v1::GameSettings::kLiarsDice, &liars_dice::NewGame, &liars_dice::Simulate},
       {"okey", v1::GameSettings::kOkey, &okey_classic::NewGame, &okey_classic::Simulate},
+      {"okey101", v1::GameSettings::kOkey101, &okey101::NewGame, &okey101::Simulate},
       {"okey51", v1::GameSettings::kOkey51, &okey51::NewGame, &okey51::Simulate},
   };
   return kRulesets;

@@ -1,5 +1,7 @@
 #include "engine/okey51/okey51_settlement.h"
 
+#include <algorithm>
+
 namespace kahve::engine::okey51 {
 namespace {
 
@@ -11,11 +13,6 @@ bool IsDoubleFinish(Okey51Finish finish) {
 }
 
 }  // namespace
-
-Okey51Finish Okey51FinishOf(bool last_tile_was_okey, bool finisher_opened_with_pairs) {
-  if (last_tile_was_okey) return Okey51Finish::kOkeyDiscard;
-  return finisher_opened_with_pairs ? Okey51Finish::kPairs : Okey51Finish::kFromHand;
-}
 
 int Okey51TilesLeft(const FaceCounts& hand) {
   int sum = hand.wilds * kOkeyLeftValue;
@@ -42,6 +39,15 @@ std::vector<int> Okey51Settlement(Okey51Finish finish, const std::vector<Okey51S
     }
   }
   return points;
+}
+
+okey_laying::Settlement Okey51Settle(const okey_laying::DealEnd& end) {
+  const std::vector<Okey51SeatAtEnd> seats(end.seats.begin(), end.seats.end());
+  const std::vector<int> points = Okey51Settlement(end.finish, seats);
+  okey_laying::Settlement settlement;
+  std::copy(points.begin(), points.end(), settlement.points.begin());
+  settlement.multiplier = IsDoubleFinish(end.finish) ? 10 : 5;
+  return settlement;
 }
 
 }  // namespace kahve::engine::okey51

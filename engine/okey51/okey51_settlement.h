@@ -16,32 +16,24 @@
 
 #include <vector>
 
-#include "engine/okey/okey_tiles.h"
+#include "engine/okey_laying/okey_laying.h"
 
 namespace kahve::engine::okey51 {
 
 using okey::FaceCounts;
-
-enum class Okey51Finish { kFromHand, kPairs, kOkeyDiscard, kDeckExhausted };
-
-// How a deal that a seat finished ends: by discarding an okey as the last tile beats everything
-// (pairs and okey finishes do not stack); otherwise a pairs opener's finish is a pairs finish.
-Okey51Finish Okey51FinishOf(bool last_tile_was_okey, bool finisher_opened_with_pairs);
-
-enum class Opened { kNo, kMelds, kPairs };
-
-struct Okey51SeatAtEnd {
-  Opened opened = Opened::kNo;
-  FaceCounts hand;  // what is left, okeys as wilds, fake okeys under the okey's face
-  bool finished = false;
-  bool partner_of_finisher = false;  // 2v2 only
-};
+using okey_laying::Opened;
+using Okey51Finish = okey_laying::Finish;
+using Okey51SeatAtEnd = okey_laying::SeatAtEnd;
 
 // Sum of the numbers left, an okey counting 100.
 int Okey51TilesLeft(const FaceCounts& hand);
 
 // What each seat adds to its deal score (index = seat).
 std::vector<int> Okey51Settlement(Okey51Finish finish, const std::vector<Okey51SeatAtEnd>& seats);
+
+// The same as the laying core's settlement of a deal; the multiplier is the one the tiles left
+// are paid at (5 or 10).
+okey_laying::Settlement Okey51Settle(const okey_laying::DealEnd& end);
 
 }  // namespace kahve::engine::okey51
 

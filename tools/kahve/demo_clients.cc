@@ -57,7 +57,7 @@ std::string LeastUsefulTile(const google::protobuf::RepeatedPtrField<std::string
 // hand least. It never opens, so its deals run until the deck is out.
 v1::Move ChooseOkey51Move(const v1::View& view, engine::Rng& /*rng*/) {
   v1::Move move;
-  const v1::Okey51View& okey = view.okey51();
+  const v1::OkeyLayingView& okey = view.okey51();
   if (!okey.drawn()) {
     move.mutable_okey51()->mutable_draw();
   } else {

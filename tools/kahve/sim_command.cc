@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "engine/core/registry.h"
 #include "tools/kahve/commands.h"
@@ -14,8 +15,9 @@ ABSL_FLAG(int32_t, players, 0, "sim: seats per game (0: the ruleset's default)")
 ABSL_FLAG(int32_t, dice, 0, "sim (liars_dice): dice per player (0: default)");
 ABSL_FLAG(int32_t, rounds, 0, "sim: stop each game after this many rounds (0: play to the end)");
 ABSL_FLAG(int32_t, deals, 0,
-          "sim (okey51): deals per game, 1 or 3 (0: default, 1); (okey): the deal limit (0: 10)");
-ABSL_FLAG(bool, teams, false, "sim (okey51, okey): 2v2, partners opposite");
+          "sim (okey51): deals per game, 1 or 3 (0: default, 1); (okey101): 3, 5, 7, 9 or 11 "
+          "(0: default, 5); (okey): the deal limit (0: 10)");
+ABSL_FLAG(bool, teams, false, "sim (okey51, okey101, okey): 2v2, partners opposite");
 ABSL_FLAG(bool, doubling, false, "sim (okey51): the doubling chain of openings");
 ABSL_FLAG(std::string, bots, "random",
           "sim: bot kinds, one for all seats or one per seat, comma-separated");
@@ -44,13 +46,24 @@ absl::StatusOr<v1::GameSettings> SettingsFromFlags(std::string_view game) {
     okey->set_max_deals(absl::GetFlag(FLAGS_deals) == 0 ? 10 : absl::GetFlag(FLAGS_deals));
     return settings;
   }
-  if (game == "okey51") {
+  if (game == "okey51" || game == "okey101") {
     if (absl::GetFlag(FLAGS_players) != 0 && absl::GetFlag(FLAGS_players) != 4) {
-      return absl::InvalidArgumentError("--players: okey51 is played by 4");
+      return absl::InvalidArgumentError(absl::StrCat("--players: ", std::string(game), " is played by 4"));
     }
     if (absl::GetFlag(FLAGS_dice) != 0 || absl::GetFlag(FLAGS_rounds) != 0) {
       return absl::InvalidArgumentError("--dice and --rounds are liars_dice flags");
     }
+  }
+  if (game == "okey101") {
+    if (absl::GetFlag(FLAGS_doubling)) {
+      return absl::InvalidArgumentError("--doubling is an okey51 flag");
+    }
+    v1::Okey101Settings* okey = settings.mutable_okey101();
+    okey->set_deals(absl::GetFlag(FLAGS_deals));
+    okey->set_teams(absl::GetFlag(FLAGS_teams));
+    return settings;
+  }
+  if (game == "okey51") {
     v1::Okey51Settings* okey = settings.mutable_okey51();
     okey->set_deals(absl::GetFlag(FLAGS_deals));
     okey->set_teams(absl::GetFlag(FLAGS_teams));

@@ -6,11 +6,14 @@
 #include <array>
 
 #include "engine/core/simulation.h"
-#include "engine/okey51/okey51_sim.h"
+#include "engine/okey_laying/okey_laying_sim.h"
+#include "engine/okey51/okey51.h"
 #include "gtest/gtest.h"
 
 namespace kahve::engine::okey51 {
 namespace {
+
+using namespace okey_laying;  // NOLINT: the laying core plays okey51
 
 constexpr int kDeals = 1000;
 
@@ -22,7 +25,7 @@ struct Tally {
 
 Tally PlayDeals(const std::array<BotKind, kPlayers>& bots, uint64_t seed) {
   Tally tally;
-  State state(Settings{}, GameSeed(seed, 0));
+  State state(RulesFor(Settings{}), GameSeed(seed, 0));
   for (int game = 0; game < kDeals; ++game) {
     const uint64_t game_seed = GameSeed(seed, game);
     state.Reset(game_seed);
@@ -57,7 +60,7 @@ TEST(Okey51BotsTest, FourHeuristicBotsFinishMostDeals) {
 // one State::Check accepts (PlayOut aborts otherwise), and every game ends.
 TEST(Okey51BotsTest, BotsPlayLegallyUnderEverySetting) {
   const Settings settings{.teams = true, .doubling = true, .deals = 3, .first_starter = 1};
-  State state(settings, 1);
+  State state(RulesFor(settings), 1);
   const std::array<BotKind, kPlayers> bots = {BotKind::kHeuristic, BotKind::kRandom,
                                               BotKind::kRandom, BotKind::kHeuristic};
   for (int game = 0; game < 300; ++game) {

@@ -23,7 +23,7 @@ std::string RandomName(Rng& rng) {
 // addition), plus malformed ones: unknown names, missing parts, lays of random tiles.
 v1::Move RandomMove(Rng& rng) {
   v1::Move move;
-  v1::Okey51Move* okey = move.mutable_okey51();
+  v1::OkeyLayingMove* okey = move.mutable_okey51();
   auto addition = [&](v1::OkeyAddition* add) {
     add->set_tile(RandomName(rng));
     add->set_meld(static_cast<int>(rng.Below(8)) - 1);

@@ -80,7 +80,7 @@ std::unique_ptr<Game> PresetGame(bool hints) {
 
 TEST(Okey51GameTest, AViewShowsTheSeatsOwnHandAndPublicFactsOnly) {
   std::unique_ptr<Game> game = PresetGame(true);
-  const v1::Okey51View own = game->View(0).okey51();
+  const v1::OkeyLayingView own = game->View(0).okey51();
   EXPECT_EQ(own.my_hand_size(), 15);
   EXPECT_EQ(own.my_hand(0), "R7") << "sorted by colour, then number";
   EXPECT_THAT(own.hand_counts(), ElementsAre(15, 14, 14, 14));

@@ -17,6 +17,8 @@
 namespace kahve::engine::okey51 {
 namespace {
 
+using namespace okey_laying;  // NOLINT: the laying core plays okey51
+
 using google::protobuf::util::MessageDifferencer;
 
 // A full preset: hands of 15, 14, 14, 14, the indicator, the deck, from `rng`.

@@ -58,10 +58,10 @@ TEST(Okey51SettlementTest, TheFinishersPartnerPaysNothingIn2v2) {
 }
 
 TEST(Okey51SettlementTest, AnOkeyAsLastTileBeatsAPairsFinish) {
-  EXPECT_EQ(Okey51FinishOf(/*last_tile_was_okey=*/true, /*finisher_opened_with_pairs=*/true),
+  EXPECT_EQ(okey_laying::FinishOf(/*last_tile_was_okey=*/true, /*finisher_opened_with_pairs=*/true),
             Okey51Finish::kOkeyDiscard);
-  EXPECT_EQ(Okey51FinishOf(false, true), Okey51Finish::kPairs);
-  EXPECT_EQ(Okey51FinishOf(false, false), Okey51Finish::kFromHand);
+  EXPECT_EQ(okey_laying::FinishOf(false, true), Okey51Finish::kPairs);
+  EXPECT_EQ(okey_laying::FinishOf(false, false), Okey51Finish::kFromHand);
 }
 
 }  // namespace

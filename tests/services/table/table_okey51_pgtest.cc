@@ -129,7 +129,7 @@ TEST_F(TableOkey51Test, NoStreamOrViewShowsAnotherSeatsTiles) {
     EXPECT_EQ(CheckStream(updates, seat), "");
     for (const v1::TableUpdate& update : updates) {
       for (const v1::Event& event : update.move().events()) {
-        const v1::Okey51Event& okey = event.okey51();
+        const v1::OkeyLayingEvent& okey = event.okey51();
         if (okey.has_tiles_dealt() || okey.has_tile_drawn()) {
           ASSERT_TRUE(event.has_private_to()) << event.DebugString();
           EXPECT_EQ(event.private_to(), seat);

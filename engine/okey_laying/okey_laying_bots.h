@@ -1,7 +1,7 @@
-#ifndef KAHVE_ENGINE_OKEY51_OKEY51_BOTS_H_
-#define KAHVE_ENGINE_OKEY51_OKEY51_BOTS_H_
+#ifndef KAHVE_ENGINE_OKEY_LAYING_OKEY_LAYING_BOTS_H_
+#define KAHVE_ENGINE_OKEY_LAYING_OKEY_LAYING_BOTS_H_
 
-// okey51 bots. They read a SeatView (their hand and the public table), never the State.
+// The laying okeys' bots (okey51, okey101). They read a SeatView (their hand and the public table), never the State.
 //
 // `random`: a uniform choice among LegalActions.
 //
@@ -27,9 +27,9 @@
 
 #include "absl/status/statusor.h"
 #include "engine/core/rng.h"
-#include "engine/okey51/okey51_moves.h"
+#include "engine/okey_laying/okey_laying_moves.h"
 
-namespace kahve::engine::okey51 {
+namespace kahve::engine::okey_laying {
 
 enum class BotKind { kRandom, kHeuristic };
 
@@ -46,6 +46,6 @@ Action ChooseRandom(const SeatView& view, Rng& rng);
 // The next action of bot `kind` for the seat of `view` (the seat to act).
 Action ChooseAction(BotKind kind, const SeatView& view, Rng& rng);
 
-}  // namespace kahve::engine::okey51
+}  // namespace kahve::engine::okey_laying
 
-#endif  // KAHVE_ENGINE_OKEY51_OKEY51_BOTS_H_
+#endif  // KAHVE_ENGINE_OKEY_LAYING_OKEY_LAYING_BOTS_H_

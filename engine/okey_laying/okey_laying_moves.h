@@ -1,16 +1,16 @@
-#ifndef KAHVE_ENGINE_OKEY51_OKEY51_MOVES_H_
-#define KAHVE_ENGINE_OKEY51_OKEY51_MOVES_H_
+#ifndef KAHVE_ENGINE_OKEY_LAYING_OKEY_LAYING_MOVES_H_
+#define KAHVE_ENGINE_OKEY_LAYING_OKEY_LAYING_MOVES_H_
 
-// What a seat of okey51 may know and may do: the SeatView that bots and hints read (their only
+// What a seat of a laying okey may know and may do: the SeatView that bots and hints read (their only
 // window on the game), and the canonical list of legal actions.
 
 #include <optional>
 #include <vector>
 
 #include "engine/okey/okey_arrangement.h"
-#include "engine/okey51/okey51.h"
+#include "engine/okey_laying/okey_laying.h"
 
-namespace kahve::engine::okey51 {
+namespace kahve::engine::okey_laying {
 
 // One seat's window on a State: its own hand and everything public, nothing else.
 class SeatView {
@@ -29,6 +29,7 @@ class SeatView {
   int OpeningNeeds() const { return state_.OpeningNeeds(); }
   int deck_count() const { return state_.deck_count(); }
   bool Partners(int a, int b) const { return state_.Partners(a, b); }
+  const Rules& rules() const { return state_.rules(); }
 
  private:
   const State& state_;
@@ -80,6 +81,6 @@ Action OpenedLayAt(const SeatView& view, int index);
 int OpeningSlots(const SeatView& view);
 std::optional<Action> OpeningInSlot(const SeatView& view, int slot);
 
-}  // namespace kahve::engine::okey51
+}  // namespace kahve::engine::okey_laying
 
-#endif  // KAHVE_ENGINE_OKEY51_OKEY51_MOVES_H_
+#endif  // KAHVE_ENGINE_OKEY_LAYING_OKEY_LAYING_MOVES_H_

@@ -1,9 +1,9 @@
-#include "engine/okey51/okey51_moves.h"
+#include "engine/okey_laying/okey_laying_moves.h"
 
 #include <algorithm>
 #include <iterator>
 
-namespace kahve::engine::okey51 {
+namespace kahve::engine::okey_laying {
 namespace {
 
 using okey::FaceCounts;
@@ -209,7 +209,7 @@ template <typename Visit>
 void ForEachOpenedLay(const SeatView& view, const LayPool& pool, Visit visit) {
   const Jokers& jokers = view.jokers();
   const Opened opened = view.opened(view.seat());
-  if (opened == Opened::kMelds) {
+  if (opened == Opened::kMelds || (opened == Opened::kPairs && view.rules().pairs_openers_add)) {
     LayRef lay{.kind = ActionKind::kAddTile};
     for (size_t m = 0; m < view.table().size(); ++m) {
       const TableMeld& target = view.table()[m];
@@ -227,7 +227,9 @@ void ForEachOpenedLay(const SeatView& view, const LayPool& pool, Visit visit) {
         }
       }
     }
-    lay.kind = ActionKind::kLayMelds;
+  }
+  if (opened == Opened::kMelds) {
+    LayRef lay{.kind = ActionKind::kLayMelds};
     bool more = true;
     ForEachSingleMeld(pool.faces, [&](const Meld& meld) {
       if (!more || meld.Size() > pool.size - 1) return;
@@ -410,4 +412,4 @@ std::vector<Action> LegalActions(const SeatView& view) {
   return actions;
 }
 
-}  // namespace kahve::engine::okey51
+}  // namespace kahve::engine::okey_laying

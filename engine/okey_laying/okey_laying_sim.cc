@@ -1,13 +1,12 @@
-#include "engine/okey51/okey51_sim.h"
+#include "engine/okey_laying/okey_laying_sim.h"
 
 #include <deque>
 #include <vector>
 
 #include "engine/core/check.h"
 #include "engine/core/status_macros.h"
-#include "engine/okey51/okey51_codec.h"
 
-namespace kahve::engine::okey51 {
+namespace kahve::engine::okey_laying {
 
 int64_t PlayOut(State& state, const BotKind* seat_bots, Rng& bot_rng, bool checked) {
   int64_t moves = 0;
@@ -40,11 +39,11 @@ int64_t PlayOut(State& state, const BotKind* seat_bots, Rng& bot_rng, bool check
   return moves;
 }
 
-absl::StatusOr<SimSummary> Simulate(const SimOptions& options) {
-  KAHVE_ASSIGN_OR_RETURN(const Settings settings, SettingsFromProto(options.settings.okey51()));
-  State state(settings, GameSeed(options.seed, 0));
+absl::StatusOr<SimSummary> Simulate(std::string_view ruleset, const SimOptions& options,
+                                    const Rules& rules) {
+  State state(rules, GameSeed(options.seed, 0));
   return RunSimulation<BotKind>(
-      "okey51", options, kPlayers, &ParseBotKind,
+      std::string(ruleset), options, kPlayers, &ParseBotKind,
       [&](uint64_t seed, const BotKind* bots, Rng& bot_rng, std::vector<int>& ranks) {
         state.Reset(seed);
         const int64_t moves = PlayOut(state, bots, bot_rng);
@@ -54,4 +53,4 @@ absl::StatusOr<SimSummary> Simulate(const SimOptions& options) {
       });
 }
 
-}  // namespace kahve::engine::okey51
+}  // namespace kahve::engine::okey_laying

@@ -1,11 +1,11 @@
-#include "engine/okey51/okey51_bots.h"
+#include "engine/okey_laying/okey_laying_bots.h"
 
 #include <algorithm>
 #include <cstdlib>
 
 #include "absl/strings/str_cat.h"
 
-namespace kahve::engine::okey51 {
+namespace kahve::engine::okey_laying {
 namespace {
 
 using okey::FaceCounts;
@@ -377,7 +377,7 @@ absl::StatusOr<BotKind> ParseBotKind(std::string_view name) {
   if (name == "random") return BotKind::kRandom;
   if (name == "heuristic") return BotKind::kHeuristic;
   return absl::NotFoundError(
-      absl::StrCat("okey51 has no bot \"", std::string(name), "\"; its bots: random, heuristic"));
+      absl::StrCat("no bot \"", std::string(name), "\"; the bots: random, heuristic"));
 }
 
 std::vector<Action> PlanHeuristic(const SeatView& view) {
@@ -429,4 +429,4 @@ Action ChooseAction(BotKind kind, const SeatView& view, Rng& rng) {
   return std::move(PlanHeuristic(view).front());
 }
 
-}  // namespace kahve::engine::okey51
+}  // namespace kahve::engine::okey_laying

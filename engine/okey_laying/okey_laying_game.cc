@@ -1,4 +1,6 @@
-// okey51 behind the engine interface: moves in, events, views and results out (kahve.v1).
+// A laying okey behind the engine interface: moves in, events, views and results out (kahve.v1).
+
+#include "engine/okey_laying/okey_laying_game.h"
 
 #include <algorithm>
 #include <optional>
@@ -7,62 +9,65 @@
 #include "absl/strings/str_cat.h"
 #include "engine/core/status_macros.h"
 #include "engine/okey/okey_proto.h"
-#include "engine/okey51/okey51_bots.h"
-#include "engine/okey51/okey51_codec.h"
-#include "engine/okey51/okey51_moves.h"
+#include "engine/okey_laying/okey_laying_bots.h"
+#include "engine/okey_laying/okey_laying_codec.h"
+#include "engine/okey_laying/okey_laying_moves.h"
 
-namespace kahve::engine::okey51 {
+namespace kahve::engine::okey_laying {
 namespace {
 
-v1::Okey51Opened OpenedToProto(Opened opened) {
+v1::OkeyOpened OpenedToProto(Opened opened) {
   switch (opened) {
     case Opened::kMelds:
-      return v1::OKEY51_OPENED_MELDS;
+      return v1::OKEY_OPENED_MELDS;
     case Opened::kPairs:
-      return v1::OKEY51_OPENED_PAIRS;
+      return v1::OKEY_OPENED_PAIRS;
     case Opened::kNo:
       break;
   }
-  return v1::OKEY51_NOT_OPENED;
+  return v1::OKEY_OPENED_NONE;
 }
 
-v1::Okey51Finish FinishToProto(Okey51Finish finish) {
+v1::OkeyLayingFinish FinishToProto(Finish finish) {
   switch (finish) {
-    case Okey51Finish::kFromHand:
-      return v1::OKEY51_FROM_HAND;
-    case Okey51Finish::kPairs:
-      return v1::OKEY51_PAIRS;
-    case Okey51Finish::kOkeyDiscard:
-      return v1::OKEY51_OKEY_DISCARD;
-    case Okey51Finish::kDeckExhausted:
-      return v1::OKEY51_DECK_EXHAUSTED;
+    case Finish::kFromHand:
+      return v1::OKEY_FINISH_FROM_HAND;
+    case Finish::kPairs:
+      return v1::OKEY_FINISH_PAIRS;
+    case Finish::kOkeyDiscard:
+      return v1::OKEY_FINISH_OKEY_DISCARD;
+    case Finish::kDeckExhausted:
+      return v1::OKEY_FINISH_DECK_EXHAUSTED;
   }
-  return v1::OKEY51_FINISH_UNSPECIFIED;
+  return v1::OKEY_FINISH_UNSPECIFIED;
 }
 
-v1::Okey51PenaltyKind PenaltyToProto(PenaltyKind kind) {
+v1::OkeyPenaltyKind PenaltyToProto(PenaltyKind kind) {
   switch (kind) {
     case PenaltyKind::kTileAdded:
-      return v1::OKEY51_TILE_ADDED;
+      return v1::OKEY_PENALTY_TILE_ADDED;
     case PenaltyKind::kOkeyTaken:
-      return v1::OKEY51_OKEY_TAKEN;
+      return v1::OKEY_PENALTY_OKEY_TAKEN;
     case PenaltyKind::kPenaltyTile:
-      return v1::OKEY51_PENALTY_TILE;
+      return v1::OKEY_PENALTY_PENALTY_TILE;
     case PenaltyKind::kDiscardTaken:
-      return v1::OKEY51_DISCARD_TAKEN;
+      return v1::OKEY_PENALTY_DISCARD_TAKEN;
+    case PenaltyKind::kOkeyDiscarded:
+      return v1::OKEY_PENALTY_OKEY_DISCARDED;
   }
-  return v1::OKEY51_PENALTY_UNSPECIFIED;
+  return v1::OKEY_PENALTY_UNSPECIFIED;
 }
 
-class Okey51Game final : public Game {
+class LayingGame final : public Game {
  public:
-  Okey51Game(v1::GameSettings settings, v1::Deal deal, const Settings& typed, const Preset* preset)
-      : Game(std::move(settings), std::move(deal), kPlayers) {
+  LayingGame(v1::GameSettings settings, v1::Deal deal, const Rules& rules, const Preset* preset,
+             const LayingOneofs& oneofs)
+      : Game(std::move(settings), std::move(deal), kPlayers), oneofs_(oneofs) {
     EventLog events;
-    state_.emplace(typed, this->deal().seed(), preset, &events);
+    state_.emplace(rules, this->deal().seed(), preset, &events);
     set_deal_events(ConvertEvents(events));
   }
-  Okey51Game(const Okey51Game&) = default;
+  LayingGame(const LayingGame&) = default;
 
   std::vector<int> SeatsToAct() const override {
     if (state_->over()) return {};
@@ -72,16 +77,16 @@ class Okey51Game final : public Game {
     std::vector<v1::Move> moves;
     if (state_->over() || seat != state_->to_act()) return moves;
     for (const Action& action : LegalActions(SeatView(*state_, seat))) {
-      moves.push_back(ActionToMove(action, state_->jokers()));
+      moves.push_back(ToMove(action));
     }
     return moves;
   }
   bool IsOver() const override { return state_->over(); }
   v1::Result Result() const override;
-  std::unique_ptr<Game> Clone() const override { return std::make_unique<Okey51Game>(*this); }
+  std::unique_ptr<Game> Clone() const override { return std::make_unique<LayingGame>(*this); }
   void CheckInvariants() const override { state_->CheckInvariants(); }
   bool SameState(const Game& other) const override {
-    const auto* same = dynamic_cast<const Okey51Game*>(&other);
+    const auto* same = dynamic_cast<const LayingGame*>(&other);
     return same != nullptr && move_number() == same->move_number() && *state_ == *same->state_;
   }
   absl::StatusOr<v1::Hints> Hints(int seat) const override;
@@ -93,30 +98,36 @@ class Okey51Game final : public Game {
       return absl::FailedPreconditionError(absl::StrCat("seat ", seat, " may not act now"));
     }
     Rng rng(bot_seed);
-    return ActionToMove(ChooseAction(bot, SeatView(*state_, seat), rng), state_->jokers());
+    return ToMove(ChooseAction(bot, SeatView(*state_, seat), rng));
   }
 
  protected:
   MoveOutcome DoApply(int seat, const v1::Move& move) override;
-  bool IsOwnMove(const v1::Move& move) const override { return move.has_okey51(); }
+  bool IsOwnMove(const v1::Move& move) const override { return (move.*oneofs_.has_move)(); }
   v1::View DoView(int seat) const override;
   // A draw, a new deal and a deal's end (every hand shown) depend on what was hidden.
   bool DecidedByHiddenInformation(const v1::Event& event) const override {
-    const v1::Okey51Event& okey = event.okey51();
+    const v1::OkeyLayingEvent& okey = (event.*oneofs_.event)();
     return okey.has_tile_drawn() || okey.has_deal_started() || okey.has_tiles_dealt() ||
            okey.has_deal_ended();
   }
 
  private:
+  v1::Move ToMove(const Action& action) const {
+    v1::Move move;
+    *(move.*oneofs_.mutable_move)() = ActionToProto(action, state_->jokers());
+    return move;
+  }
   std::vector<v1::Event> ConvertEvents(const EventLog& events) const;
   v1::OkeyTableMeld TableMeldProto(int index) const;
 
+  LayingOneofs oneofs_;
   std::optional<State> state_;  // always set once constructed
 };
 
-MoveOutcome Okey51Game::DoApply(int seat, const v1::Move& move) {
-  const v1::Okey51Move& okey_move = move.okey51();
-  if (okey_move.action_case() == v1::Okey51Move::ACTION_NOT_SET) {
+MoveOutcome LayingGame::DoApply(int seat, const v1::Move& move) {
+  const v1::OkeyLayingMove& okey_move = (move.*oneofs_.move)();
+  if (okey_move.action_case() == v1::OkeyLayingMove::ACTION_NOT_SET) {
     return Rejected(v1::MISSING_ACTION,
                     "the move sets none of draw, take_discard, lay_melds, lay_pairs, add_tile, "
                     "discard");
@@ -136,7 +147,7 @@ MoveOutcome Okey51Game::DoApply(int seat, const v1::Move& move) {
   return outcome;
 }
 
-v1::OkeyTableMeld Okey51Game::TableMeldProto(int index) const {
+v1::OkeyTableMeld LayingGame::TableMeldProto(int index) const {
   const TableMeld& laid = state_->table()[index];
   v1::OkeyTableMeld proto;
   proto.set_index(index);
@@ -149,13 +160,13 @@ v1::OkeyTableMeld Okey51Game::TableMeldProto(int index) const {
   return proto;
 }
 
-std::vector<v1::Event> Okey51Game::ConvertEvents(const EventLog& events) const {
+std::vector<v1::Event> LayingGame::ConvertEvents(const EventLog& events) const {
   std::vector<v1::Event> out;
   out.reserve(events.items.size() + 1);
   for (const Event& event : events.items) {
     v1::Event& proto = out.emplace_back();
     if (event.seat >= 0) proto.set_seat(event.seat);
-    v1::Okey51Event* okey = proto.mutable_okey51();
+    v1::OkeyLayingEvent* okey = (proto.*oneofs_.mutable_event)();
     switch (event.kind) {
       case EventKind::kDealStarted: {
         okey::DealStart start{.deal = event.value + 1,
@@ -220,6 +231,8 @@ std::vector<v1::Event> Okey51Game::ConvertEvents(const EventLog& events) const {
         ended->set_deal(event.value + 1);
         ended->set_finish(FinishToProto(record.finish));
         ended->set_finisher(record.finisher);
+        ended->set_multiplier(record.multiplier);
+        ended->set_one_turn(record.one_turn);
         for (int seat = 0; seat < kPlayers; ++seat) {
           auto* end = ended->add_seats();
           for (const Code code : record.hands[seat]) end->add_hand(CodeName(code));
@@ -231,6 +244,9 @@ std::vector<v1::Event> Okey51Game::ConvertEvents(const EventLog& events) const {
         }
         break;
       }
+      case EventKind::kDealVoided:
+        okey->mutable_deal_voided()->set_deal(event.value + 1);
+        break;
     }
   }
   if (state_->over() && !events.items.empty()) {
@@ -239,10 +255,10 @@ std::vector<v1::Event> Okey51Game::ConvertEvents(const EventLog& events) const {
   return out;
 }
 
-v1::View Okey51Game::DoView(int seat) const {
+v1::View LayingGame::DoView(int seat) const {
   v1::View view;
-  const Settings& settings = state_->settings();
-  v1::Okey51View* okey = view.mutable_okey51();
+  const Rules& settings = state_->rules();
+  v1::OkeyLayingView* okey = (view.*oneofs_.mutable_view)();
   // After the last deal, `deal()` counts one past it.
   okey->set_deal(std::min(state_->deal(), settings.deals - 1) + 1);
   okey->set_deals(settings.deals);
@@ -277,10 +293,10 @@ v1::View Okey51Game::DoView(int seat) const {
   return view;
 }
 
-v1::Result Okey51Game::Result() const {
+v1::Result LayingGame::Result() const {
   v1::Result result;
   const auto ranks = state_->Ranks();
-  const bool teams = state_->settings().teams;
+  const bool teams = state_->rules().teams;
   for (int seat = 0; seat < kPlayers; ++seat) {
     v1::Result::SeatResult* entry = result.add_seats();
     entry->set_seat(seat);
@@ -294,14 +310,14 @@ v1::Result Okey51Game::Result() const {
     v1::Result::Round* round = result.add_rounds();
     round->set_round(static_cast<int>(deal) + 1);
     for (const int score : records[deal].scores) round->add_seat_scores(score);
-    round->set_ending(records[deal].finish == Okey51Finish::kDeckExhausted ? "deck_exhausted"
+    round->set_ending(records[deal].finish == Finish::kDeckExhausted ? "deck_exhausted"
                                                                            : "finished");
   }
   return result;
 }
 
-absl::StatusOr<v1::Hints> Okey51Game::Hints(int seat) const {
-  if (!state_->settings().hints) {
+absl::StatusOr<v1::Hints> LayingGame::Hints(int seat) const {
+  if (!state_->rules().hints) {
     return absl::FailedPreconditionError("hints are off at this table");
   }
   if (seat < 0 || seat >= kPlayers) {
@@ -319,17 +335,17 @@ absl::StatusOr<v1::Hints> Okey51Game::Hints(int seat) const {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings,
-                                              const v1::Deal& deal) {
-  KAHVE_ASSIGN_OR_RETURN(const Settings typed, SettingsFromProto(settings.okey51()));
-  if (deal.preset_case() != v1::Deal::kOkey51 && deal.preset_case() != v1::Deal::PRESET_NOT_SET) {
-    return absl::InvalidArgumentError("deal.preset is not an okey51 preset");
+absl::StatusOr<std::unique_ptr<Game>> NewLayingGame(v1::GameSettings canonical,
+                                                    const v1::Deal& deal, const Rules& rules,
+                                                    const LayingOneofs& oneofs) {
+  if (deal.preset_case() != oneofs.preset_case &&
+      deal.preset_case() != v1::Deal::PRESET_NOT_SET) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("deal.preset is not an ", std::string(oneofs.ruleset), " preset"));
   }
-  KAHVE_ASSIGN_OR_RETURN(const Preset preset, PresetFromProto(deal.okey51(), typed));
-  v1::GameSettings canonical;
-  *canonical.mutable_okey51() = SettingsToProto(typed);
-  const Preset* used = deal.has_okey51() ? &preset : nullptr;
-  return std::unique_ptr<Game>(new Okey51Game(std::move(canonical), deal, typed, used));
+  KAHVE_ASSIGN_OR_RETURN(const Preset preset, PresetFromProto((deal.*oneofs.preset)(), rules));
+  const Preset* used = deal.preset_case() == oneofs.preset_case ? &preset : nullptr;
+  return std::unique_ptr<Game>(new LayingGame(std::move(canonical), deal, rules, used, oneofs));
 }
 
-}  // namespace kahve::engine::okey51
+}  // namespace kahve::engine::okey_laying
