@@ -217,6 +217,39 @@ int KeepScore(Code code, const std::vector<Tile>& hand, const std::array<uint8_t
   return score;
 }
 
+// Plans additions of the hand's loose tiles (never its okeys) that fit a run or set on the table,
+// an opponent's meld first (okey51: its owner pays), while two tiles or more are left.
+void AddLooseTiles(const SeatView& view, std::vector<TableMeld>& table, std::vector<Tile>& hand,
+                   std::vector<Action>& plan) {
+  const Jokers& jokers = view.jokers();
+  for (bool changed = true; changed && hand.size() >= 2;) {
+    changed = false;
+    for (size_t h = 0; h < hand.size() && !changed; ++h) {
+      const Tile tile = hand[h];
+      if (jokers.IsWild(tile)) continue;
+      int best_meld = -1;
+      AddPlace best_place = AddPlace::kRunLow;
+      for (size_t m = 0; m < table.size(); ++m) {
+        if (table[m].pair) continue;
+        for (const AddPlace place : okey::PlacesFor(table[m].meld, tile, jokers)) {
+          if (place == AddPlace::kReplaceWild) continue;
+          if (best_meld < 0 || !view.Partners(view.seat(), table[m].owner)) {
+            best_meld = static_cast<int>(m);
+            best_place = place;
+          }
+        }
+      }
+      if (best_meld < 0) continue;
+      Action add;
+      add.addition = {CodeOf(tile), best_meld, best_place};
+      plan.push_back(AsLay(ActionKind::kAddTile, add, false));
+      table[best_meld].meld = okey::WithTile(table[best_meld].meld, tile, best_place, jokers);
+      hand.erase(hand.begin() + static_cast<std::ptrdiff_t>(h));
+      changed = true;
+    }
+  }
+}
+
 std::vector<Action> PlanAfterDraw(const SeatView& view) {
   const Jokers& jokers = view.jokers();
   const Tile okey_tile = SampleTile(jokers.okey());
@@ -295,33 +328,7 @@ std::vector<Action> PlanAfterDraw(const SeatView& view) {
       lay.melds = std::move(melds);
       plan.push_back(AsLay(ActionKind::kLayMelds, std::move(lay), false));
     }
-    // Loose tiles that fit the table, an opponent's meld first (its owner pays).
-    for (bool changed = true; changed && hand.size() >= 2;) {
-      changed = false;
-      for (size_t h = 0; h < hand.size() && !changed; ++h) {
-        const Tile tile = hand[h];
-        if (jokers.IsWild(tile)) continue;
-        int best_meld = -1;
-        AddPlace best_place = AddPlace::kRunLow;
-        for (size_t m = 0; m < table.size(); ++m) {
-          if (table[m].pair) continue;
-          for (const AddPlace place : okey::PlacesFor(table[m].meld, tile, jokers)) {
-            if (place == AddPlace::kReplaceWild) continue;
-            if (best_meld < 0 || !view.Partners(view.seat(), table[m].owner)) {
-              best_meld = static_cast<int>(m);
-              best_place = place;
-            }
-          }
-        }
-        if (best_meld < 0) continue;
-        Action add;
-        add.addition = {CodeOf(tile), best_meld, best_place};
-        plan.push_back(AsLay(ActionKind::kAddTile, add, false));
-        table[best_meld].meld = okey::WithTile(table[best_meld].meld, tile, best_place, jokers);
-        hand.erase(hand.begin() + static_cast<std::ptrdiff_t>(h));
-        changed = true;
-      }
-    }
+    AddLooseTiles(view, table, hand, plan);
     // Two tiles left and the other fits nowhere: an okey goes on the table and the other tile
     // finishes (-500 beats waiting for the okey finish that may never come).
     if (hand.size() == 2 && jokers.IsWild(hand[0]) != jokers.IsWild(hand[1])) {
@@ -346,6 +353,7 @@ std::vector<Action> PlanAfterDraw(const SeatView& view) {
       for (const auto& [a, b] : pairs) RemoveLaid({{SampleTile(a)}, {SampleTile(b)}}, hand);
       plan.push_back(AsLay(ActionKind::kLayPairs, std::move(lay), false));
     }
+    if (view.rules().pairs_openers_add) AddLooseTiles(view, table, hand, plan);
   }
 
   std::vector<Meld> runs_and_sets;

@@ -1,10 +1,11 @@
-// okey51 through the conformance kit: seeded games of uniformly random listed moves, checking after
+// okey51 and okey101 through the conformance kit: seeded games of uniformly random listed moves, checking after
 // every move that all 106 tiles are accounted for (CheckInvariants), a rejected move changes
 // nothing, replay reproduces the state, and every game ends.
 
 #include "engine/core/rng.h"
 #include "gtest/gtest.h"
 #include "kahve/v1/engine.pb.h"
+#include "tests/engine/okey_laying/laying_rulesets.h"
 #include "tests/engine/ruleset_conformance.h"
 
 namespace kahve::engine {
@@ -21,9 +22,9 @@ std::string RandomName(Rng& rng) {
 
 // Moves whose legality LegalMoves decides exactly (draws, discards, additions, a take with an
 // addition), plus malformed ones: unknown names, missing parts, lays of random tiles.
-v1::Move RandomMove(Rng& rng) {
+v1::Move RandomMove(const testing::LayingRuleset& ruleset, Rng& rng) {
   v1::Move move;
-  v1::OkeyLayingMove* okey = move.mutable_okey51();
+  v1::OkeyLayingMove* okey = ruleset.Move(move);
   auto addition = [&](v1::OkeyAddition* add) {
     add->set_tile(RandomName(rng));
     add->set_meld(static_cast<int>(rng.Below(8)) - 1);
@@ -61,27 +62,44 @@ v1::Move RandomMove(Rng& rng) {
   return move;
 }
 
-testing::ConformanceOptions Options(int games, uint64_t seed) {
+testing::ConformanceOptions Options(const testing::LayingRuleset& ruleset, int games,
+                                    uint64_t seed) {
   testing::ConformanceOptions options;
   options.games = games;
   options.seed = seed;
-  options.random_move = RandomMove;
+  options.random_move = [ruleset](Rng& rng) { return RandomMove(ruleset, rng); };
   return options;
 }
 
 TEST(Okey51ConformanceTest, SoloOneDeal) {
-  testing::ConformanceOptions options = Options(1000, 51);
+  testing::ConformanceOptions options = Options(testing::kOkey51, 1000, 51);
   options.settings.mutable_okey51();
   testing::RunConformance(options);
 }
 
 TEST(Okey51ConformanceTest, TeamsDoublingThreeDeals) {
-  testing::ConformanceOptions options = Options(300, 52);
+  testing::ConformanceOptions options = Options(testing::kOkey51, 300, 52);
   v1::Okey51Settings* settings = options.settings.mutable_okey51();
   settings->set_teams(true);
   settings->set_doubling(true);
   settings->set_deals(3);
   settings->set_first_starter(2);
+  testing::RunConformance(options);
+}
+
+// okey101's games are five deals of 22 and 21 tiles by default: fewer of them cover as many moves.
+TEST(Okey101ConformanceTest, SoloFiveDeals) {
+  testing::ConformanceOptions options = Options(testing::kOkey101, 200, 101);
+  options.settings.mutable_okey101();
+  testing::RunConformance(options);
+}
+
+TEST(Okey101ConformanceTest, TeamsThreeDeals) {
+  testing::ConformanceOptions options = Options(testing::kOkey101, 200, 102);
+  v1::Okey101Settings* settings = options.settings.mutable_okey101();
+  settings->set_teams(true);
+  settings->set_deals(3);
+  settings->set_first_dealer(3);
   testing::RunConformance(options);
 }
 

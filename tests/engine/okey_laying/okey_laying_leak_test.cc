@@ -1,4 +1,5 @@
-// Hidden information never leaks (after OpenSpiel's ResampleInfostateTest): two okey51 deals that
+// Hidden information never leaks (after OpenSpiel's ResampleInfostateTest): two okey51 or okey101
+// deals that
 // differ only in what a seat cannot see, the other seats' hands, must look byte-identical to that
 // seat (and to spectators) in views, events, rejections of its own moves, its legal moves and its
 // bot's choices, until the deal's end shows every hand.
@@ -10,19 +11,23 @@
 #include "engine/core/game.h"
 #include "engine/core/rng.h"
 #include "engine/okey/okey_tiles.h"
-#include "engine/okey51/okey51_codec.h"
+#include "engine/core/registry.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
+#include "tests/engine/okey_laying/laying_rulesets.h"
 
-namespace kahve::engine::okey51 {
+namespace kahve::engine {
 namespace {
 
-using namespace okey_laying;  // NOLINT: the laying core plays okey51
-
 using google::protobuf::util::MessageDifferencer;
+using testing::LayingRuleset;
 
-// A full preset: hands of 15, 14, 14, 14, the indicator, the deck, from `rng`.
-v1::OkeyDealPreset RandomDeal(Rng& rng) {
+constexpr int kPlayers = 4;
+
+class LayingLeakTest : public ::testing::TestWithParam<LayingRuleset> {};
+
+// A full preset: the starter's hand (seat 0) and the others' from `rng`, the indicator, the deck.
+v1::OkeyDealPreset RandomDeal(const LayingRuleset& ruleset, Rng& rng) {
   std::vector<okey::Tile> order(okey::kTiles);
   std::iota(order.begin(), order.end(), okey::Tile{0});
   rng.Shuffle(order.data(), static_cast<uint32_t>(order.size()));
@@ -30,7 +35,8 @@ v1::OkeyDealPreset RandomDeal(Rng& rng) {
   size_t next = 0;
   for (int seat = 0; seat < kPlayers; ++seat) {
     auto* hand = deal.add_hands();
-    for (int i = 0; i < (seat == 0 ? 15 : 14); ++i) hand->add_tiles(okey::TileName(order[next++]));
+    const int size = seat == 0 ? ruleset.starter_tiles : ruleset.starter_tiles - 1;
+    for (int i = 0; i < size; ++i) hand->add_tiles(okey::TileName(order[next++]));
   }
   while (okey::IsFakeOkey(order[next])) deal.add_deck(okey::TileName(order[next++]));
   deal.set_indicator(okey::TileName(order[next++]));
@@ -56,18 +62,18 @@ v1::OkeyDealPreset Resampled(v1::OkeyDealPreset deal, int viewer, Rng& rng) {
   return deal;
 }
 
-std::unique_ptr<Game> Start(const v1::OkeyDealPreset& preset, bool hints) {
-  v1::GameSettings settings;
-  settings.mutable_okey51()->set_hints(hints);
+std::unique_ptr<Game> Start(const LayingRuleset& ruleset, const v1::OkeyDealPreset& preset,
+                            bool hints) {
   v1::Deal deal;
   deal.set_seed(77);
-  *deal.mutable_okey51()->add_deals() = preset;
-  return std::move(NewGame(settings, deal)).value();
+  *ruleset.Preset(deal)->add_deals() = preset;
+  return std::move(NewGame(ruleset.Settings(hints), deal)).value();
 }
 
-bool EndsTheDeal(const std::vector<v1::Event>& events) {
+bool EndsTheDeal(const LayingRuleset& ruleset, const std::vector<v1::Event>& events) {
   for (const v1::Event& event : events) {
-    if (event.okey51().has_deal_ended()) return true;
+    const v1::OkeyLayingEvent& okey = ruleset.Event(event);
+    if (okey.has_deal_ended() || okey.has_deal_voided()) return true;
   }
   return false;
 }
@@ -82,34 +88,34 @@ void ExpectSame(const std::vector<v1::Event>& a, const std::vector<v1::Event>& b
   }
 }
 
-v1::Move Probe(Rng& rng) {
+v1::Move Probe(const LayingRuleset& ruleset, Rng& rng) {
   static const char* const kTiles[] = {"R1", "R5", "B9", "K13", "Y7", "F", "B4", "K8"};
   v1::Move move;
   switch (rng.Below(4)) {
     case 0:
-      move.mutable_okey51()->mutable_discard()->set_tile(kTiles[rng.Below(8)]);
+      ruleset.Move(move)->mutable_discard()->set_tile(kTiles[rng.Below(8)]);
       break;
     case 1: {
-      auto* add = move.mutable_okey51()->mutable_add_tile();
+      auto* add = ruleset.Move(move)->mutable_add_tile();
       add->set_tile(kTiles[rng.Below(8)]);
       add->set_meld(static_cast<int>(rng.Below(3)));
       add->set_place(v1::OKEY_PLACE_RUN_HIGH);
       break;
     }
     case 2: {
-      auto* meld = move.mutable_okey51()->mutable_lay_melds()->add_melds();
+      auto* meld = ruleset.Move(move)->mutable_lay_melds()->add_melds();
       for (int i = 0; i < 3; ++i) meld->add_tiles()->set_tile(kTiles[rng.Below(8)]);
       break;
     }
     default:
-      move.mutable_okey51()->mutable_draw();
+      ruleset.Move(move)->mutable_draw();
   }
   return move;
 }
 
 // The other seats draw and throw the drawn tile away (seat 0 first throws its first tile), which
 // both deals allow; `viewer` plays random legal moves. Compares what `viewer` sees until the end.
-void Compare(Game& a, Game& b, int viewer, Rng& rng) {
+void Compare(const LayingRuleset& ruleset, Game& a, Game& b, int viewer, Rng& rng) {
   ExpectSame(a.deal_events(), b.deal_events(), viewer);
   std::string drawn;
   while (!a.IsOver()) {
@@ -133,17 +139,17 @@ void Compare(Game& a, Game& b, int viewer, Rng& rng) {
       const auto hints_b = b.Hints(seat);
       ASSERT_TRUE(hints_a.ok() && hints_b.ok());
       ASSERT_TRUE(MessageDifferencer::Equals(*hints_a, *hints_b));
-      const v1::Move probe = Probe(rng);
+      const v1::Move probe = Probe(ruleset, rng);
       const MoveOutcome probe_a = a.DryRun(seat, probe);
       const MoveOutcome probe_b = b.DryRun(seat, probe);
       ASSERT_EQ(probe_a.accepted, probe_b.accepted);
       ASSERT_TRUE(MessageDifferencer::Equals(probe_a.rejection, probe_b.rejection));
       move = legal[rng.Below(legal.size())];
-    } else if (!a.View(seat).okey51().drawn()) {
-      move.mutable_okey51()->mutable_draw();
+    } else if (!ruleset.View(a.View(seat)).drawn()) {
+      ruleset.Move(move)->mutable_draw();
     } else {
-      const std::string first = a.View(seat).okey51().my_hand(0);
-      move.mutable_okey51()->mutable_discard()->set_tile(drawn.empty() ? first : drawn);
+      const std::string first = ruleset.View(a.View(seat)).my_hand(0);
+      ruleset.Move(move)->mutable_discard()->set_tile(drawn.empty() ? first : drawn);
     }
     const MoveOutcome out_a = a.Apply(seat, move);
     const MoveOutcome out_b = b.Apply(seat, move);
@@ -151,36 +157,43 @@ void Compare(Game& a, Game& b, int viewer, Rng& rng) {
         << out_a.rejection.message() << " / " << out_b.rejection.message();
     drawn.clear();
     for (const v1::Event& event : out_a.events) {
-      if (event.okey51().has_tile_drawn()) drawn = event.okey51().tile_drawn().tile();
+      const v1::OkeyLayingEvent& okey = ruleset.Event(event);
+      if (okey.has_tile_drawn()) drawn = okey.tile_drawn().tile();
     }
-    if (EndsTheDeal(out_a.events)) return;  // from here on every hand is shown
+    if (EndsTheDeal(ruleset, out_a.events)) return;  // from here on every hand is shown
     ExpectSame(out_a.events, out_b.events, viewer);
   }
 }
 
-TEST(Okey51LeakTest, SeatsAndSpectatorsSeeNothingOfOtherHands) {
+TEST_P(LayingLeakTest, SeatsAndSpectatorsSeeNothingOfOtherHands) {
+  const LayingRuleset& ruleset = GetParam();
   Rng rng(51);
   for (int trial = 0; trial < 40; ++trial) {
     for (const int viewer : {kSpectator, 0, 1, 2, 3}) {
-      const v1::OkeyDealPreset deal = RandomDeal(rng);
+      const v1::OkeyDealPreset deal = RandomDeal(ruleset, rng);
       const v1::OkeyDealPreset other = Resampled(deal, viewer, rng);
       ASSERT_FALSE(MessageDifferencer::Equals(deal, other));
-      std::unique_ptr<Game> a = Start(deal, /*hints=*/true);
-      std::unique_ptr<Game> b = Start(other, /*hints=*/true);
-      Compare(*a, *b, viewer, rng);
+      std::unique_ptr<Game> a = Start(ruleset, deal, /*hints=*/true);
+      std::unique_ptr<Game> b = Start(ruleset, other, /*hints=*/true);
+      Compare(ruleset, *a, *b, viewer, rng);
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
 }
 
-TEST(Okey51LeakTest, TheDealsDifferWhereHidden) {
+TEST_P(LayingLeakTest, TheDealsDifferWhereHidden) {
   // The resampled deal really differs: seat 1's own view tells the two apart.
+  const LayingRuleset& ruleset = GetParam();
   Rng rng(52);
-  const v1::OkeyDealPreset deal = RandomDeal(rng);
+  const v1::OkeyDealPreset deal = RandomDeal(ruleset, rng);
   const v1::OkeyDealPreset other = Resampled(deal, 0, rng);
-  EXPECT_FALSE(
-      MessageDifferencer::Equals(Start(deal, false)->View(1), Start(other, false)->View(1)));
+  EXPECT_FALSE(MessageDifferencer::Equals(Start(ruleset, deal, false)->View(1),
+                                          Start(ruleset, other, false)->View(1)));
 }
 
+INSTANTIATE_TEST_SUITE_P(Rulesets, LayingLeakTest,
+                         ::testing::Values(testing::kOkey51, testing::kOkey101),
+                         [](const auto& info) { return info.param.name; });
+
 }  // namespace
-}  // namespace kahve::engine::okey51
+}  // namespace kahve::engine
