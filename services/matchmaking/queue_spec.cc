@@ -1,7 +1,11 @@
 #include "services/matchmaking/queue_spec.h"
 
+#include <string>
+#include <string_view>
+
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
+#include "engine/core/status_macros.h"
 
 namespace kahve::matchmaking {
 namespace {
@@ -44,9 +48,25 @@ absl::StatusOr<RulesetProfile> Normalize(v1::GameSettings& settings, int* prefer
       *min_seats = 4;
       return RulesetProfile{.has_partners = true, .bots = true};
     }
+    case v1::GameSettings::kOkey101: {
+      v1::Okey101Settings& okey = *settings.mutable_okey101();
+      if (okey.deals() == 0) okey.set_deals(5);
+      *preferred = 4;
+      *min_seats = 4;
+      return RulesetProfile{.has_partners = true, .bots = true};
+    }
     default:
       return absl::InvalidArgumentError("settings: no ruleset set");
   }
+}
+
+// The queue's mode decides a partnership; a settings flag asking for one must not disagree.
+absl::Status FollowsTheQueue(bool asks_for_partners, bool teams, std::string_view field) {
+  if (asks_for_partners && !teams) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        std::string(field), ": queue with teams to play partners (the flag follows the queue)"));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -78,19 +98,19 @@ absl::StatusOr<QueueSpec> QueueSpecFor(const v1::GameSettings& settings, bool te
     spec.min_seats = 4;
   }
   if (spec.settings.has_okey()) {
-    if (spec.settings.okey().partners() && !teams) {
-      return absl::InvalidArgumentError(
-          "settings.okey.partners: queue with teams to play partners (the flag follows the queue)");
-    }
+    KAHVE_RETURN_IF_ERROR(
+        FollowsTheQueue(spec.settings.okey().partners(), teams, "settings.okey.partners"));
     spec.settings.mutable_okey()->set_partners(teams);
   }
   if (spec.settings.has_okey51()) {
-    // The queue's mode decides the partnership; the settings' own flag must not disagree.
-    if (spec.settings.okey51().teams() && !teams) {
-      return absl::InvalidArgumentError(
-          "settings.okey51.teams: queue with teams to play 2v2 (the flag follows the queue)");
-    }
+    KAHVE_RETURN_IF_ERROR(
+        FollowsTheQueue(spec.settings.okey51().teams(), teams, "settings.okey51.teams"));
     spec.settings.mutable_okey51()->set_teams(teams);
+  }
+  if (spec.settings.has_okey101()) {
+    KAHVE_RETURN_IF_ERROR(
+        FollowsTheQueue(spec.settings.okey101().teams(), teams, "settings.okey101.teams"));
+    spec.settings.mutable_okey101()->set_teams(teams);
   }
   spec.teams = teams;
   spec.mode = teams ? v1::TEAMS : v1::SOLO;

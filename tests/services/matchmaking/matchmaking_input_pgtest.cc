@@ -79,7 +79,22 @@ TEST_F(MatchmakingInputTest, OkeyPartnershipsFollowTheQueue) {
   v1::EnqueueRequest okey51 = Okey51(/*teams=*/false);
   okey51.mutable_settings()->mutable_okey51()->set_teams(true);
   EXPECT_EQ(EnqueueCode("ana", okey51), grpc::StatusCode::INVALID_ARGUMENT);
+  v1::EnqueueRequest okey101 = Okey101(/*teams=*/false);
+  okey101.mutable_settings()->mutable_okey101()->set_teams(true);
+  EXPECT_EQ(EnqueueCode("ana", okey101), grpc::StatusCode::INVALID_ARGUMENT);
+  v1::EnqueueRequest four_deals = Okey101(/*teams=*/true);
+  four_deals.mutable_settings()->mutable_okey101()->set_deals(4);
+  EXPECT_EQ(EnqueueCode("ana", four_deals), grpc::StatusCode::INVALID_ARGUMENT)
+      << "okey101 plays 3, 5, 7, 9 or 11 deals";
   EXPECT_EQ(Count("SELECT count(*) FROM mm_tickets"), 0);
+
+  v1::GameSettings okey101_default;
+  okey101_default.mutable_okey101();
+  const absl::StatusOr<QueueSpec> okey101_teams = QueueSpecFor(okey101_default, true);
+  ASSERT_TRUE(okey101_teams.ok()) << okey101_teams.status();
+  EXPECT_TRUE(okey101_teams->settings.okey101().teams());
+  EXPECT_EQ(okey101_teams->settings.okey101().deals(), 5) << "the default is written out";
+  EXPECT_EQ(okey101_teams->min_seats, 4);
 
   v1::GameSettings four;
   four.mutable_okey();

@@ -149,9 +149,18 @@ TEST_F(MatchmakingTest, PartySitsTogether) {
   EXPECT_EQ(Count("SELECT count(*) FROM mm_party_members"), 1);
 }
 
-TEST_F(MatchmakingTest, ATwoVersusTwoPartyStaysTogetherAsPartners) {
+// A party of two and two singles queue for 2v2 okey51 or okey101 beside a solo player: the party
+// are partners, the table plays 2v2 to its end, and all four are rated as teams.
+class TwoVersusTwoTest : public MatchmakingTest,
+                         public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(TwoVersusTwoTest, APartyStaysTogetherAsPartners) {
+  const std::string ruleset = GetParam();
   StartRelay();
   StartMatchmaker(Settings());
+  const auto request_for = [&](bool teams) {
+    return ruleset == "okey101" ? Okey101(teams) : Okey51(teams);
+  };
   v1::Party party;
   {
     auto context = kahve::testing::ContextFor("ana");
@@ -164,14 +173,14 @@ TEST_F(MatchmakingTest, ATwoVersusTwoPartyStaysTogetherAsPartners) {
     v1::Party joined;
     ASSERT_TRUE(mm().stub().JoinParty(context.get(), join, &joined).ok());
   }
-  v1::EnqueueRequest request = Okey51(/*teams=*/true);
+  v1::EnqueueRequest request = request_for(/*teams=*/true);
   request.set_party_id(party.party_id());
   std::string party_ticket, cem, deniz, solo;
   ASSERT_TRUE(Enqueue("ana", request, &party_ticket).ok());
-  // A solo okey51 player waits in another queue: teams and solo never mix.
-  ASSERT_TRUE(Enqueue("emre", Okey51(/*teams=*/false), &solo).ok());
-  ASSERT_TRUE(Enqueue("cem", Okey51(/*teams=*/true), &cem).ok());
-  ASSERT_TRUE(Enqueue("deniz", Okey51(/*teams=*/true), &deniz).ok());
+  // A solo player waits in another queue: teams and solo never mix.
+  ASSERT_TRUE(Enqueue("emre", request_for(/*teams=*/false), &solo).ok());
+  ASSERT_TRUE(Enqueue("cem", request_for(/*teams=*/true), &cem).ok());
+  ASSERT_TRUE(Enqueue("deniz", request_for(/*teams=*/true), &deniz).ok());
 
   const v1::Assignment leader = AwaitAssignment("ana", party_ticket);
   const v1::Assignment partner = AwaitAssignment("bora", party_ticket);
@@ -195,7 +204,8 @@ TEST_F(MatchmakingTest, ATwoVersusTwoPartyStaysTogetherAsPartners) {
                                         {"deniz", fourth.seat(), fourth.seat_token()}};
   auto view = View(leader.table_id(), "ana", leader.seat_token());
   ASSERT_TRUE(view.ok());
-  EXPECT_TRUE(view->view().okey51().teams());
+  EXPECT_TRUE(ruleset == "okey101" ? view->view().okey101().teams()
+                                    : view->view().okey51().teams());
   PlayToTheEnd(leader.table_id(), players);
   auto end = View(leader.table_id(), "ana", leader.seat_token());
   ASSERT_TRUE(end.ok());
@@ -206,7 +216,7 @@ TEST_F(MatchmakingTest, ATwoVersusTwoPartyStaysTogetherAsPartners) {
     auto context = kahve::testing::ContextFor("ana");
     v1::GetRatingsRequest ratings;
     for (const char* name : {"ana", "bora", "cem", "deniz"}) ratings.add_player_ids(name);
-    ratings.set_ruleset("okey51");
+    ratings.set_ruleset(ruleset);
     ratings.set_mode(v1::TEAMS);
     v1::GetRatingsResponse response;
     absl::MutexLock lock(&rating_mu_);
@@ -214,8 +224,11 @@ TEST_F(MatchmakingTest, ATwoVersusTwoPartyStaysTogetherAsPartners) {
             response.ratings_size() == 4;
     if (!rated) absl::SleepFor(absl::Milliseconds(100));
   }
-  EXPECT_TRUE(rated) << "the four are rated in okey51's 2v2 mode";
+  EXPECT_TRUE(rated) << "the four are rated in " << ruleset << "'s 2v2 mode";
 }
+
+INSTANTIATE_TEST_SUITE_P(Rulesets, TwoVersusTwoTest, ::testing::Values("okey51", "okey101"),
+                         [](const auto& info) { return info.param; });
 
 }  // namespace
 }  // namespace kahve::matchmaking

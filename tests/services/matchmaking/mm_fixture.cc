@@ -161,6 +161,14 @@ v1::EnqueueRequest MatchmakingTest::Okey51(bool teams) {
   return request;
 }
 
+v1::EnqueueRequest MatchmakingTest::Okey101(bool teams) {
+  v1::EnqueueRequest request;
+  // Three deals, the fewest: the test plays the game out over gRPC.
+  request.mutable_settings()->mutable_okey101()->set_deals(3);
+  request.set_teams(teams);
+  return request;
+}
+
 grpc::Status MatchmakingTest::Enqueue(const std::string& player, const v1::EnqueueRequest& request,
                                       std::string* ticket_id) {
   auto context = kahve::testing::ContextFor(player);

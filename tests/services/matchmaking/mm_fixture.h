@@ -87,6 +87,7 @@ class MatchmakingTest : public table::TableServiceTest {
   static v1::EnqueueRequest LiarsDice(int players);
   // An okey51 queue, 2v2 when `teams`.
   static v1::EnqueueRequest Okey51(bool teams);
+  static v1::EnqueueRequest Okey101(bool teams);
   grpc::Status Enqueue(const std::string& player, const v1::EnqueueRequest& request,
                        std::string* ticket_id);
   grpc::Status Cancel(const std::string& player, const std::string& ticket_id);

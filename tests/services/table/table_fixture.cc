@@ -100,14 +100,16 @@ std::vector<v1::TableUpdate> UpdateReader::updates() {
 }
 
 v1::Move ChooseMove(const v1::View& view) {
-  if (view.has_okey51()) {
+  if (view.has_okey51() || view.has_okey101()) {
     // Draw, then throw away the highest tile of the sorted hand.
+    const bool okey51 = view.has_okey51();
+    const v1::OkeyLayingView& okey = okey51 ? view.okey51() : view.okey101();
     v1::Move move;
-    if (!view.okey51().drawn()) {
-      move.mutable_okey51()->mutable_draw();
+    v1::OkeyLayingMove* laying = okey51 ? move.mutable_okey51() : move.mutable_okey101();
+    if (!okey.drawn()) {
+      laying->mutable_draw();
     } else {
-      const auto& hand = view.okey51().my_hand();
-      move.mutable_okey51()->mutable_discard()->set_tile(hand[hand.size() - 1]);
+      laying->mutable_discard()->set_tile(okey.my_hand(okey.my_hand_size() - 1));
     }
     return move;
   }
