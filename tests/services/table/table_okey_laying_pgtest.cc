@@ -1,5 +1,5 @@
-// okey51 at a real table (gRPC and PostgreSQL): four players play a deal through the service, and
-// GetHints serves each seat its own hints where the table's settings turn them on.
+// okey51 and okey101 at a real table (gRPC and PostgreSQL): four players play a deal through the
+// service, and GetHints serves each seat its own hints where the table's settings turn them on.
 
 #include <algorithm>
 #include <string>
@@ -25,14 +25,32 @@ v1::TableOptions Relaxed() {
   return options;
 }
 
-v1::GameSettings Okey51(bool hints) {
-  v1::GameSettings settings;
-  settings.mutable_okey51()->set_hints(hints);
-  return settings;
+// The laying okey's part of a view or event, whichever of the two rulesets holds it.
+const v1::OkeyLayingView& Laying(const v1::View& view) {
+  return view.has_okey101() ? view.okey101() : view.okey51();
+}
+v1::OkeyLayingView* MutableLaying(v1::View* view) {
+  return view->has_okey101() ? view->mutable_okey101() : view->mutable_okey51();
+}
+const v1::OkeyLayingEvent& Laying(const v1::Event& event) {
+  return event.has_okey101() ? event.okey101() : event.okey51();
 }
 
-class TableOkey51Test : public TableServiceTest {
+class TableLayingOkeyTest : public TableServiceTest,
+                            public ::testing::WithParamInterface<std::string> {
  protected:
+  bool okey101() const { return GetParam() == "okey101"; }
+  v1::GameSettings Settings(bool hints) const {
+    v1::GameSettings settings;
+    if (okey101()) {
+      settings.mutable_okey101()->set_hints(hints);
+      settings.mutable_okey101()->set_deals(3);  // the fewest
+    } else {
+      settings.mutable_okey51()->set_hints(hints);
+    }
+    return settings;
+  }
+
   grpc::Status Hints(const std::string& table_id, const std::string& player,
                      const std::string& token, v1::GetHintsResponse* response) {
     auto context = kahve::testing::ContextFor(player);
@@ -53,9 +71,9 @@ std::vector<std::string> HintedTiles(const v1::OkeyHints& hints) {
   return tiles;
 }
 
-TEST_F(TableOkey51Test, FourPlayersPlayADealAndEachSeatGetsItsOwnHints) {
+TEST_P(TableLayingOkeyTest, FourPlayersPlayADealAndEachSeatGetsItsOwnHints) {
   std::string table_id;
-  const v1::GameSettings settings = Okey51(/*hints=*/true);
+  const v1::GameSettings settings = Settings(/*hints=*/true);
   const std::vector<Player> players = CreateTable(kFour, Relaxed(), &table_id, 7, &settings);
   ASSERT_EQ(players.size(), 4u);
 
@@ -64,8 +82,8 @@ TEST_F(TableOkey51Test, FourPlayersPlayADealAndEachSeatGetsItsOwnHints) {
     ASSERT_TRUE(Hints(table_id, player.id, player.token, &hints).ok()) << player.id;
     auto view = View(table_id, player.id, player.token);
     ASSERT_TRUE(view.ok());
-    std::vector<std::string> hand(view->view().okey51().my_hand().begin(),
-                                  view->view().okey51().my_hand().end());
+    std::vector<std::string> hand(Laying(view->view()).my_hand().begin(),
+                                  Laying(view->view()).my_hand().end());
     std::sort(hand.begin(), hand.end());
     // The hints sort exactly the seat's own hand: every tile once, nobody else's.
     EXPECT_EQ(HintedTiles(hints.hints().okey()), hand) << player.id;
@@ -85,10 +103,13 @@ TEST_F(TableOkey51Test, FourPlayersPlayADealAndEachSeatGetsItsOwnHints) {
   ASSERT_TRUE(end.ok());
   ASSERT_TRUE(end->view().over());
   const v1::Result& result = end->view().result();
-  ASSERT_EQ(result.rounds_size(), 1);
-  // Drawing and discarding only, nobody opens: the deck runs out and every seat pays 500.
-  EXPECT_EQ(result.rounds(0).ending(), "deck_exhausted");
-  EXPECT_THAT(result.rounds(0).seat_scores(), ::testing::Each(::testing::Ge(500)));
+  ASSERT_EQ(result.rounds_size(), okey101() ? 3 : 1);
+  // Drawing and discarding only, nobody opens: the deck runs out and every seat pays what a seat
+  // not opened pays (okey51 500, okey101 202).
+  for (const v1::Result::Round& round : result.rounds()) {
+    EXPECT_EQ(round.ending(), "deck_exhausted");
+    EXPECT_THAT(round.seat_scores(), ::testing::Each(::testing::Ge(okey101() ? 202 : 500)));
+  }
   EXPECT_EQ(Hints(table_id, "ana", players[0].token, &none).error_code(),
             grpc::StatusCode::FAILED_PRECONDITION)
       << "no hints once the game is over";
@@ -96,9 +117,9 @@ TEST_F(TableOkey51Test, FourPlayersPlayADealAndEachSeatGetsItsOwnHints) {
 
 // Every tile a seat's stream names before the deal's end is public (a discard, a meld, the
 // indicator) or the seat's own (its deal, its draws); views add only the seat's own hand.
-TEST_F(TableOkey51Test, NoStreamOrViewShowsAnotherSeatsTiles) {
+TEST_P(TableLayingOkeyTest, NoStreamOrViewShowsAnotherSeatsTiles) {
   std::string table_id;
-  const v1::GameSettings settings = Okey51(/*hints=*/false);
+  const v1::GameSettings settings = Settings(/*hints=*/false);
   const std::vector<Player> players = CreateTable(kFour, Relaxed(), &table_id, 11, &settings);
   std::vector<std::unique_ptr<UpdateReader>> readers;
   for (const Player& player : players) {
@@ -109,12 +130,12 @@ TEST_F(TableOkey51Test, NoStreamOrViewShowsAnotherSeatsTiles) {
     const auto spectator = View(table_id, "watcher", "");
     ASSERT_TRUE(spectator.ok());
     if (spectator->view().over()) break;
-    EXPECT_TRUE(spectator->view().okey51().my_hand().empty());
+    EXPECT_TRUE(Laying(spectator->view()).my_hand().empty());
     for (const Player& player : players) {
       v1::View view = View(table_id, player.id, player.token)->view();
-      EXPECT_EQ(view.okey51().my_hand_size(), view.okey51().hand_counts(player.seat));
+      EXPECT_EQ(Laying(view).my_hand_size(), Laying(view).hand_counts(player.seat));
       view.set_seat(-1);
-      view.mutable_okey51()->clear_my_hand();
+      MutableLaying(&view)->clear_my_hand();
       EXPECT_TRUE(MessageDifferencer::Equals(view, spectator->view()))
           << "seat " << player.seat << " sees more than its own hand";
     }
@@ -129,7 +150,7 @@ TEST_F(TableOkey51Test, NoStreamOrViewShowsAnotherSeatsTiles) {
     EXPECT_EQ(CheckStream(updates, seat), "");
     for (const v1::TableUpdate& update : updates) {
       for (const v1::Event& event : update.move().events()) {
-        const v1::OkeyLayingEvent& okey = event.okey51();
+        const v1::OkeyLayingEvent& okey = Laying(event);
         if (okey.has_tiles_dealt() || okey.has_tile_drawn()) {
           ASSERT_TRUE(event.has_private_to()) << event.DebugString();
           EXPECT_EQ(event.private_to(), seat);
@@ -141,9 +162,9 @@ TEST_F(TableOkey51Test, NoStreamOrViewShowsAnotherSeatsTiles) {
   }
 }
 
-TEST_F(TableOkey51Test, HintsAreRefusedWhereTheTableTurnsThemOff) {
+TEST_P(TableLayingOkeyTest, HintsAreRefusedWhereTheTableTurnsThemOff) {
   std::string table_id;
-  const v1::GameSettings settings = Okey51(/*hints=*/false);
+  const v1::GameSettings settings = Settings(/*hints=*/false);
   const std::vector<Player> players = CreateTable(kFour, Relaxed(), &table_id, 7, &settings);
   v1::GetHintsResponse hints;
   const grpc::Status status = Hints(table_id, "ana", players[0].token, &hints);
@@ -156,6 +177,9 @@ TEST_F(TableOkey51Test, HintsAreRefusedWhereTheTableTurnsThemOff) {
   EXPECT_EQ(Hints(dice_table, "ana", dice[0].token, &hints).error_code(),
             grpc::StatusCode::FAILED_PRECONDITION);
 }
+
+INSTANTIATE_TEST_SUITE_P(Rulesets, TableLayingOkeyTest, ::testing::Values("okey51", "okey101"),
+                         [](const auto& info) { return info.param; });
 
 }  // namespace
 }  // namespace kahve::table
