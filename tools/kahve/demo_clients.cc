@@ -53,16 +53,17 @@ std::string LeastUsefulTile(const google::protobuf::RepeatedPtrField<std::string
   return worst;
 }
 
-// okey51 as a simple client plays it from its view: draw, then throw away the tile that helps its
-// hand least. It never opens, so its deals run until the deck is out.
-v1::Move ChooseOkey51Move(const v1::View& view, engine::Rng& /*rng*/) {
+// okey51 and okey101 as a simple client plays them from its view: draw, then throw away the tile
+// that helps its hand least. It never opens, so its deals run until the deck is out.
+v1::Move ChooseLayingOkeyMove(const v1::View& view, engine::Rng& /*rng*/) {
+  const bool okey51 = view.has_okey51();
+  const v1::OkeyLayingView& okey = okey51 ? view.okey51() : view.okey101();
   v1::Move move;
-  const v1::OkeyLayingView& okey = view.okey51();
+  v1::OkeyLayingMove* laying = okey51 ? move.mutable_okey51() : move.mutable_okey101();
   if (!okey.drawn()) {
-    move.mutable_okey51()->mutable_draw();
+    laying->mutable_draw();
   } else {
-    move.mutable_okey51()->mutable_discard()->set_tile(
-        LeastUsefulTile(okey.my_hand(), okey.okey()));
+    laying->mutable_discard()->set_tile(LeastUsefulTile(okey.my_hand(), okey.okey()));
   }
   return move;
 }
@@ -89,16 +90,23 @@ DemoClient Okey() {
 }
 
 DemoClient Okey51() {
-  DemoClient client{.ruleset = "okey51", .players = 4, .choose = &ChooseOkey51Move};
+  DemoClient client{.ruleset = "okey51", .players = 4, .choose = &ChooseLayingOkeyMove};
   // Hints on: the demo's players could ask the table for them.
   client.settings.mutable_okey51()->set_hints(true);
+  return client;
+}
+
+DemoClient Okey101() {
+  DemoClient client{.ruleset = "okey101", .players = 4, .choose = &ChooseLayingOkeyMove};
+  // Three deals, the fewest okey101 plays.
+  client.settings.mutable_okey101()->set_deals(3);
   return client;
 }
 
 }  // namespace
 
 const std::vector<DemoClient>& DemoClients() {
-  static const std::vector<DemoClient> clients = {LiarsDice(), Okey(), Okey51()};
+  static const std::vector<DemoClient> clients = {LiarsDice(), Okey(), Okey51(), Okey101()};
   return clients;
 }
 

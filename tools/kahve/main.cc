@@ -16,7 +16,8 @@ namespace {
 constexpr char kUsage[] =
     "kahve COMMAND [flags]\n"
     "  sim --game G --games N --seed S [--players P] [--dice D] [--rounds R] [--bots a,b,...]\n"
-    "      [--deals 1|3] [--teams] [--doubling]   (okey51)   [--deals N] [--teams]   (okey)\n"
+    "      [--deals 1|3] [--teams] [--doubling]   (okey51)   [--deals 3|5|7|9|11] [--teams]   (okey101)\n"
+    "      [--deals N] [--teams]   (okey)\n"
     "      plays N bot games and prints one JSON summary\n"
     "  scenario FILE.json...\n"
     "      runs scenario files; exits non-zero at the first mismatch\n"
