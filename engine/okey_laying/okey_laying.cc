@@ -57,9 +57,9 @@ Finish FinishOf(bool last_tile_was_okey, bool finisher_opened_with_pairs) {
 
 absl::Status ValidatePreset(const Preset& preset, const Rules& rules) {
   for (size_t d = 0; d < preset.deals.size(); ++d) {
-    KAHVE_RETURN_IF_ERROR(okey::CheckDealPreset(preset.deals[d], kPlayers,
-                                                StarterOf(rules, static_cast<int>(d)),
-                                                rules.starter_tiles, absl::StrCat("deals[", d, "]")));
+    KAHVE_RETURN_IF_ERROR(
+        okey::CheckDealPreset(preset.deals[d], kPlayers, StarterOf(rules, static_cast<int>(d)),
+                              rules.starter_tiles, absl::StrCat("deals[", d, "]")));
   }
   return absl::OkStatus();
 }
@@ -85,6 +85,7 @@ void State::Reset(uint64_t seed, const Preset* preset, EventLog* events) {
   }
   deal_ = 0;
   dealt_ = 0;
+  voided_ = {};
   totals_.fill(0);
   records_.clear();
   StartDeal(events);
@@ -508,6 +509,7 @@ void State::VoidIfAllOpenedWithPairs(EventLog* events) {
     if (opened != Opened::kPairs) return;
   }
   // The deal never counted: its penalties go with it and the same starter deals again.
+  voided_ = {.table = table_, .jokers = jokers_};
   if (events != nullptr) events->Add({.kind = EventKind::kDealVoided, .value = deal_});
   StartDeal(events, /*redeal=*/true);
 }
@@ -554,15 +556,19 @@ void State::EndDeal(Finish finish, int finisher, EventLog* events) {
 }
 
 std::array<int, kPlayers> State::Ranks() const {
-  std::array<int, kPlayers> score{};
-  for (int seat = 0; seat < kPlayers; ++seat) {
-    score[seat] = rules_.teams ? totals_[seat] + totals_[(seat + 2) % kPlayers] : totals_[seat];
-  }
   std::array<int, kPlayers> ranks{};
   for (int seat = 0; seat < kPlayers; ++seat) {
-    ranks[seat] = 1 + static_cast<int>(std::count_if(score.begin(), score.end(), [&](int other) {
-                    return other < score[seat];
-                  }));
+    int better = 0;
+    if (rules_.teams) {
+      // Teams rank as teams: 1, or 2 behind a lower team sum (ties share 1).
+      const int own = totals_[seat] + totals_[(seat + 2) % kPlayers];
+      const int other = totals_[(seat + 1) % kPlayers] + totals_[(seat + 3) % kPlayers];
+      better = other < own ? 1 : 0;
+    } else {
+      better = static_cast<int>(std::count_if(totals_.begin(), totals_.end(),
+                                              [&](int total) { return total < totals_[seat]; }));
+    }
+    ranks[seat] = 1 + better;
   }
   return ranks;
 }
@@ -642,13 +648,14 @@ bool State::operator==(const State& other) const {
          rules_.doubling == other.rules_.doubling &&
          rules_.opening_minimum == other.rules_.opening_minimum && seed_ == other.seed_ &&
          deal_ == other.deal_ && dealt_ == other.dealt_ &&
-         opened_this_turn_ == other.opened_this_turn_ && starter_ == other.starter_ && to_act_ == other.to_act_ &&
-         drawn_ == other.drawn_ && discard_takeable_ == other.discard_takeable_ &&
-         indicator_tile_ == other.indicator_tile_ && hands_ == other.hands_ &&
-         deck_ == other.deck_ && deck_next_ == other.deck_next_ && discards_ == other.discards_ &&
-         discards_this_deal_ == other.discards_this_deal_ && same_table(table_, other.table_) &&
-         opened_ == other.opened_ && chain_ == other.chain_ && penalties_ == other.penalties_ &&
-         totals_ == other.totals_ && same_records(records_, other.records_);
+         opened_this_turn_ == other.opened_this_turn_ && starter_ == other.starter_ &&
+         to_act_ == other.to_act_ && drawn_ == other.drawn_ &&
+         discard_takeable_ == other.discard_takeable_ && indicator_tile_ == other.indicator_tile_ &&
+         hands_ == other.hands_ && deck_ == other.deck_ && deck_next_ == other.deck_next_ &&
+         discards_ == other.discards_ && discards_this_deal_ == other.discards_this_deal_ &&
+         same_table(table_, other.table_) && opened_ == other.opened_ && chain_ == other.chain_ &&
+         penalties_ == other.penalties_ && totals_ == other.totals_ &&
+         same_records(records_, other.records_);
 }
 
 }  // namespace kahve::engine::okey_laying

@@ -227,6 +227,12 @@ struct DealRecord {
   std::array<int, kPlayers> totals{};
 };
 
+// okey101: what a void deal left on the table, for the events of the move that voided it.
+struct VoidedDeal {
+  std::vector<TableMeld> table;
+  okey::Jokers jokers{0};
+};
+
 class State {
  public:
   // Deals the first deal. Rules and preset must be valid.
@@ -255,6 +261,8 @@ class State {
   int OpeningNeeds() const;
   int penalties(int seat) const { return penalties_[seat]; }
   const std::vector<DealRecord>& records() const { return records_; }
+  // The last void deal's table (okey101); empty before any.
+  const VoidedDeal& voided() const { return voided_; }
   int total(int seat) const { return totals_[seat]; }
   bool Partners(int a, int b) const { return a == b || (rules_.teams && a % 2 == b % 2); }
 
@@ -265,7 +273,8 @@ class State {
   // Deals a new game as constructing anew, reusing the buffers (playouts).
   void Reset(uint64_t seed, const Preset* preset = nullptr, EventLog* events = nullptr);
 
-  // Ranks (1 best, ties equal) by total, lowest best; in 2v2 by team sums. Once over().
+  // Ranks (1 best, ties equal) by total, lowest best; in 2v2 each seat has its team's rank (1 or
+  // 2) by team sums. Once over().
   std::array<int, kPlayers> Ranks() const;
 
   // Aborts if a redundant fact disagrees: all 106 tiles in exactly one place, melds valid, scores.
@@ -314,6 +323,7 @@ class State {
   std::array<int, kPlayers> penalties_{};
   std::array<int, kPlayers> totals_{};
   std::vector<DealRecord> records_;
+  VoidedDeal voided_;
 };
 
 }  // namespace kahve::engine::okey_laying

@@ -119,7 +119,9 @@ class LayingGame final : public Game {
     return move;
   }
   std::vector<v1::Event> ConvertEvents(const EventLog& events) const;
-  v1::OkeyTableMeld TableMeldProto(int index) const;
+  // Meld `index` of `table`, its okeys read with `jokers`.
+  static v1::OkeyTableMeld TableMeldProto(const std::vector<TableMeld>& table, int index,
+                                          const okey::Jokers& jokers);
 
   LayingOneofs oneofs_;
   std::optional<State> state_;  // always set once constructed
@@ -147,22 +149,30 @@ MoveOutcome LayingGame::DoApply(int seat, const v1::Move& move) {
   return outcome;
 }
 
-v1::OkeyTableMeld LayingGame::TableMeldProto(int index) const {
-  const TableMeld& laid = state_->table()[index];
+v1::OkeyTableMeld LayingGame::TableMeldProto(const std::vector<TableMeld>& table, int index,
+                                             const okey::Jokers& jokers) {
+  const TableMeld& laid = table[index];
   v1::OkeyTableMeld proto;
   proto.set_index(index);
   proto.set_owner(laid.owner);
   proto.set_kind(laid.pair                          ? v1::OKEY_PAIR
                  : laid.meld.kind == MeldKind::kRun ? v1::OKEY_RUN
                                                     : v1::OKEY_SET);
-  *proto.mutable_tiles() = okey::MeldToProto(laid.tiles, state_->jokers()).tiles();
-  proto.set_value(laid.Value(state_->jokers()));
+  *proto.mutable_tiles() = okey::MeldToProto(laid.tiles, jokers).tiles();
+  proto.set_value(laid.Value(jokers));
   return proto;
 }
 
 std::vector<v1::Event> LayingGame::ConvertEvents(const EventLog& events) const {
   std::vector<v1::Event> out;
   out.reserve(events.items.size() + 1);
+  // A move that voids the deal lays its melds on the table the void swept away: until the
+  // DealVoided event, they are read from what the void kept of it.
+  const bool voids = std::any_of(events.items.begin(), events.items.end(), [](const Event& event) {
+    return event.kind == EventKind::kDealVoided;
+  });
+  const std::vector<TableMeld>* table = voids ? &state_->voided().table : &state_->table();
+  const okey::Jokers* jokers = voids ? &state_->voided().jokers : &state_->jokers();
   for (const Event& event : events.items) {
     v1::Event& proto = out.emplace_back();
     if (event.seat >= 0) proto.set_seat(event.seat);
@@ -199,7 +209,7 @@ std::vector<v1::Event> LayingGame::ConvertEvents(const EventLog& events) const {
       case EventKind::kMeldsLaid: {
         auto* laid = okey->mutable_melds_laid();
         for (int i = event.first; i < event.first + event.count; ++i) {
-          *laid->add_melds() = TableMeldProto(i);
+          *laid->add_melds() = TableMeldProto(*table, i, *jokers);
         }
         laid->set_opening(event.flag);
         laid->set_opening_sum(event.value);
@@ -210,8 +220,8 @@ std::vector<v1::Event> LayingGame::ConvertEvents(const EventLog& events) const {
         added->mutable_addition()->set_tile(CodeName(event.addition.tile));
         added->mutable_addition()->set_meld(event.addition.meld);
         added->mutable_addition()->set_place(okey::PlaceToProto(event.addition.place));
-        *added->mutable_meld() = TableMeldProto(event.first);
-        if (event.flag) added->set_okey_taken(okey::FaceName(state_->jokers().okey()));
+        *added->mutable_meld() = TableMeldProto(*table, event.first, *jokers);
+        if (event.flag) added->set_okey_taken(okey::FaceName(jokers->okey()));
         break;
       }
       case EventKind::kTileDiscarded:
@@ -246,6 +256,8 @@ std::vector<v1::Event> LayingGame::ConvertEvents(const EventLog& events) const {
       }
       case EventKind::kDealVoided:
         okey->mutable_deal_voided()->set_deal(event.value + 1);
+        table = &state_->table();
+        jokers = &state_->jokers();
         break;
     }
   }
@@ -282,7 +294,7 @@ v1::View LayingGame::DoView(int seat) const {
     okey->set_takeable_discard(CodeName(CodeOf(*taken)));
   }
   for (int i = 0; i < static_cast<int>(state_->table().size()); ++i) {
-    *okey->add_table() = TableMeldProto(i);
+    *okey->add_table() = TableMeldProto(state_->table(), i, state_->jokers());
   }
   okey->set_opening_needs(state_->OpeningNeeds());
   okey->set_drawn(!state_->over() && state_->drawn());
@@ -311,7 +323,7 @@ v1::Result LayingGame::Result() const {
     round->set_round(static_cast<int>(deal) + 1);
     for (const int score : records[deal].scores) round->add_seat_scores(score);
     round->set_ending(records[deal].finish == Finish::kDeckExhausted ? "deck_exhausted"
-                                                                           : "finished");
+                                                                     : "finished");
   }
   return result;
 }
@@ -338,8 +350,7 @@ absl::StatusOr<v1::Hints> LayingGame::Hints(int seat) const {
 absl::StatusOr<std::unique_ptr<Game>> NewLayingGame(v1::GameSettings canonical,
                                                     const v1::Deal& deal, const Rules& rules,
                                                     const LayingOneofs& oneofs) {
-  if (deal.preset_case() != oneofs.preset_case &&
-      deal.preset_case() != v1::Deal::PRESET_NOT_SET) {
+  if (deal.preset_case() != oneofs.preset_case && deal.preset_case() != v1::Deal::PRESET_NOT_SET) {
     return absl::InvalidArgumentError(
         absl::StrCat("deal.preset is not an ", std::string(oneofs.ruleset), " preset"));
   }
