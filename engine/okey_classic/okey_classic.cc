@@ -440,6 +440,8 @@ std::array<int, kMaxPlayers> State::Ranks() const {
     }
     int better = 0;
     for (int other = 0; other < settings_.players; ++other) {
+      // Partners rank as teams: 1 + the teams ahead (only the other team's first seat counts).
+      if (settings_.partners && (other % 2 == seat % 2 || other >= 2)) continue;
       better += in_play(other) && score[other] > score[seat] ? 1 : 0;
     }
     ranks[seat] = 1 + better;

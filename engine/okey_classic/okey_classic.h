@@ -173,8 +173,8 @@ class State {
   void Apply(int seat, const Action& action, EventLog* events);
   void Reset(uint64_t seed, const Preset* preset = nullptr, EventLog* events = nullptr);
 
-  // Ranks (1 best): by points, highest first; partners by team sums; elimination: those still in
-  // by points, then the eliminated, later leavers first. Once over().
+  // Ranks (1 best): by points, highest first; partners: the team's rank (1 or 2) by team sums;
+  // elimination: those still in by points, then the eliminated, later leavers first. Once over().
   std::array<int, kMaxPlayers> Ranks() const;
 
   void CheckInvariants() const;

@@ -73,6 +73,11 @@ TEST(Okey51BotsTest, BotsPlayLegallyUnderEverySetting) {
     const auto ranks = state.Ranks();
     EXPECT_EQ(ranks[0], ranks[2]) << "partners share their team's rank";
     EXPECT_EQ(ranks[1], ranks[3]);
+    // The teams are ranked as teams (the rating service's team mode): 1 and 2, or 1 and 1.
+    const int team0 = state.total(0) + state.total(2);
+    const int team1 = state.total(1) + state.total(3);
+    EXPECT_EQ(ranks[0], team0 <= team1 ? 1 : 2);
+    EXPECT_EQ(ranks[1], team1 <= team0 ? 1 : 2);
   }
 }
 

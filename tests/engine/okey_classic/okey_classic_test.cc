@@ -176,5 +176,33 @@ TEST(OkeyGameTest, SettingsAreRefusedWithTheField) {
               ::testing::HasSubstr("max_deals: -1 is negative"));
 }
 
+// Partners are ranked as teams, as the rating service's team mode records them: the team with more
+// points ranks 1, the other 2 (both 1 on equal sums), both partners holding their team's rank.
+TEST(OkeyClassicTest, PartnersRankAsTeams) {
+  v1::GameSettings settings;
+  settings.mutable_okey()->set_partners(true);
+  settings.mutable_okey()->set_max_deals(3);
+  int unequal = 0;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    v1::Deal deal;
+    deal.set_seed(seed);
+    std::unique_ptr<Game> game = std::move(NewGame(settings, deal)).value();
+    for (int moves = 0; !game->IsOver() && moves < 5000; ++moves) {
+      const int seat = game->SeatsToAct()[0];
+      ASSERT_TRUE(game->Apply(seat, *game->BotMove(seat, "heuristic", seed + moves)).accepted);
+    }
+    ASSERT_TRUE(game->IsOver());
+    const v1::Result result = game->Result();
+    const double team0 = result.seats(0).score() + result.seats(2).score();
+    const double team1 = result.seats(1).score() + result.seats(3).score();
+    unequal += team0 != team1 ? 1 : 0;
+    EXPECT_EQ(result.seats(0).rank(), team0 >= team1 ? 1 : 2) << "seed " << seed;
+    EXPECT_EQ(result.seats(2).rank(), result.seats(0).rank());
+    EXPECT_EQ(result.seats(1).rank(), team1 >= team0 ? 1 : 2) << "seed " << seed;
+    EXPECT_EQ(result.seats(3).rank(), result.seats(1).rank());
+  }
+  EXPECT_GT(unequal, 0) << "some game must tell the teams apart";
+}
+
 }  // namespace
 }  // namespace kahve::engine::okey_classic
