@@ -1,7 +1,8 @@
 #ifndef KAHVE_ENGINE_OKEY_LAYING_OKEY_LAYING_BOTS_H_
 #define KAHVE_ENGINE_OKEY_LAYING_OKEY_LAYING_BOTS_H_
 
-// The laying okeys' bots (okey51, okey101). They read a SeatView (their hand and the public table), never the State.
+// The laying okeys' bots (okey51, okey101). They read a SeatView (their hand and the public table),
+// never the State.
 //
 // `random`: a uniform choice among LegalActions.
 //

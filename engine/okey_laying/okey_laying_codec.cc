@@ -129,8 +129,8 @@ void AdditionToProto(const Addition& addition, v1::OkeyAddition* proto) {
 absl::StatusOr<Preset> PresetFromProto(const v1::OkeyLayingPreset& proto, const Rules& rules) {
   Preset preset;
   if (proto.deals_size() > rules.deals) {
-    return absl::InvalidArgumentError(absl::StrCat("preset.deals: ", proto.deals_size(),
-                                                   " deals for a game of ", rules.deals));
+    return absl::InvalidArgumentError(
+        absl::StrCat("preset.deals: ", proto.deals_size(), " deals for a game of ", rules.deals));
   }
   for (int d = 0; d < proto.deals_size(); ++d) {
     KAHVE_ASSIGN_OR_RETURN(

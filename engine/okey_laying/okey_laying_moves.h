@@ -1,8 +1,8 @@
 #ifndef KAHVE_ENGINE_OKEY_LAYING_OKEY_LAYING_MOVES_H_
 #define KAHVE_ENGINE_OKEY_LAYING_OKEY_LAYING_MOVES_H_
 
-// What a seat of a laying okey may know and may do: the SeatView that bots and hints read (their only
-// window on the game), and the canonical list of legal actions.
+// What a seat of a laying okey may know and may do: the SeatView that bots and hints read (their
+// only window on the game), and the canonical list of legal actions.
 
 #include <optional>
 #include <vector>

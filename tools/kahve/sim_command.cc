@@ -48,7 +48,8 @@ absl::StatusOr<v1::GameSettings> SettingsFromFlags(std::string_view game) {
   }
   if (game == "okey51" || game == "okey101") {
     if (absl::GetFlag(FLAGS_players) != 0 && absl::GetFlag(FLAGS_players) != 4) {
-      return absl::InvalidArgumentError(absl::StrCat("--players: ", std::string(game), " is played by 4"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("--players: ", std::string(game), " is played by 4"));
     }
     if (absl::GetFlag(FLAGS_dice) != 0 || absl::GetFlag(FLAGS_rounds) != 0) {
       return absl::InvalidArgumentError("--dice and --rounds are liars_dice flags");

@@ -54,9 +54,10 @@ TEST(Okey101BotsTest, TheHeuristicWinsMostGamesAgainstThreeRandomBots) {
 }
 
 TEST(Okey101BotsTest, FourHeuristicBotsFinishMostDeals) {
-  const Tally tally = PlayGames(Settings{}, {BotKind::kHeuristic, BotKind::kHeuristic,
-                                             BotKind::kHeuristic, BotKind::kHeuristic},
-                                200, 102);
+  const Tally tally = PlayGames(
+      Settings{},
+      {BotKind::kHeuristic, BotKind::kHeuristic, BotKind::kHeuristic, BotKind::kHeuristic}, 200,
+      102);
   RecordProperty("finished_deals", tally.finished_deals);
   // okey101's deck holds 20 tiles, five draws a seat, and an opening needs 101: a third of the
   // seats never open and many deals run the deck out. Measured: 59% of deals end with a finish
@@ -67,8 +68,9 @@ TEST(Okey101BotsTest, FourHeuristicBotsFinishMostDeals) {
 
 TEST(Okey101BotsTest, BotsPlayLegallyUnderEverySetting) {
   const Settings settings{.teams = true, .hints = true, .deals = 11, .first_dealer = 3};
-  PlayGames(settings, {BotKind::kHeuristic, BotKind::kRandom, BotKind::kRandom, BotKind::kHeuristic},
-            100, 103);
+  PlayGames(settings,
+            {BotKind::kHeuristic, BotKind::kRandom, BotKind::kRandom, BotKind::kHeuristic}, 100,
+            103);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
-// okey51 and okey101 through the conformance kit: seeded games of uniformly random listed moves, checking after
-// every move that all 106 tiles are accounted for (CheckInvariants), a rejected move changes
-// nothing, replay reproduces the state, and every game ends.
+// okey51 and okey101 through the conformance kit: seeded games of uniformly random listed moves,
+// checking after every move that all 106 tiles are accounted for (CheckInvariants), a rejected move
+// changes nothing, replay reproduces the state, and every game ends.
 
 #include "engine/core/rng.h"
 #include "gtest/gtest.h"

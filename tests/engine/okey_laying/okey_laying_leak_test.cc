@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "engine/core/game.h"
+#include "engine/core/registry.h"
 #include "engine/core/rng.h"
 #include "engine/okey/okey_tiles.h"
-#include "engine/core/registry.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "tests/engine/okey_laying/laying_rulesets.h"

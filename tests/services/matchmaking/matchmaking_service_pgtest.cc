@@ -205,7 +205,7 @@ TEST_P(TwoVersusTwoTest, APartyStaysTogetherAsPartners) {
   auto view = View(leader.table_id(), "ana", leader.seat_token());
   ASSERT_TRUE(view.ok());
   EXPECT_TRUE(ruleset == "okey101" ? view->view().okey101().teams()
-                                    : view->view().okey51().teams());
+                                   : view->view().okey51().teams());
   PlayToTheEnd(leader.table_id(), players);
   auto end = View(leader.table_id(), "ana", leader.seat_token());
   ASSERT_TRUE(end.ok());
