@@ -108,6 +108,7 @@ void State::StartDeal(EventLog* events, bool redeal) {
   jokers_ = Jokers(dealt.okey());
   for (int seat = 0; seat < kPlayers; ++seat) {
     hands_[seat] = std::move(dealt.hands[seat]);
+    codes_[seat] = CountCodes(hands_[seat]);
     discards_[seat].clear();
   }
   deck_ = std::move(dealt.deck);
@@ -158,7 +159,7 @@ Refusal State::Check(const Action& action) const {
       if (!taken.has_value()) {
         return {Reason::kNoDiscardToTake, "there is no discard of the previous player to take"};
       }
-      std::array<uint8_t, kCodes> pool = CountCodes(hand);
+      std::array<uint8_t, kCodes> pool = codes_[to_act_];
       ++pool[CodeOf(*taken)];
       return CheckLay(action, action.use, pool, hand_size + 1, CodeOf(*taken));
     }
@@ -166,7 +167,7 @@ Refusal State::Check(const Action& action) const {
     case ActionKind::kLayPairs:
     case ActionKind::kAddTile:
       if (!drawn_) return {Reason::kMustDraw, "draw from the deck or take the discard first"};
-      return CheckLay(action, action.kind, CountCodes(hand), hand_size, std::nullopt);
+      return CheckLay(action, action.kind, codes_[to_act_], hand_size, std::nullopt);
     case ActionKind::kDiscard: {
       if (!drawn_) return {Reason::kMustDraw, "draw from the deck or take the discard first"};
       const bool held = std::any_of(hand.begin(), hand.end(),
@@ -286,8 +287,14 @@ Refusal State::CheckLay(const Action& lay, ActionKind kind, const std::array<uin
   }
 }
 
+void State::AddToHand(int seat, Tile tile) {
+  hands_[seat].push_back(tile);
+  ++codes_[seat][CodeOf(tile)];
+}
+
 Tile State::TakeFromHand(int seat, Code code) {
   const std::optional<Tile> tile = okey::TakeCode(hands_[seat], code);
+  --codes_[seat][code];
   KAHVE_CHECK(tile.has_value(), "a checked move uses only tiles of the hand");
   return *tile;
 }
@@ -399,7 +406,7 @@ int State::ApplyLay(const Action& lay, ActionKind kind, std::optional<Code> used
             });
           }
           KAHVE_CHECK(it != target.tiles.end(), "a checked replacement finds its okey");
-          hands_[seat].push_back(it->tile);
+          AddToHand(seat, it->tile);
           *it = PlacedTile{tile};
           okey_taken = true;
           value = NumberOf(face);
@@ -438,7 +445,7 @@ void State::Apply(const Action& action, EventLog* events) {
         return;
       }
       const Tile tile = deck_[deck_next_++];
-      hands_[seat].push_back(tile);
+      AddToHand(seat, tile);
       drawn_ = true;
       discard_takeable_ = false;
       if (events != nullptr) {
@@ -451,7 +458,7 @@ void State::Apply(const Action& action, EventLog* events) {
       const int discarder = (seat + kPlayers - 1) % kPlayers;
       const Tile tile = discards_[discarder].back();
       discards_[discarder].pop_back();
-      hands_[seat].push_back(tile);
+      AddToHand(seat, tile);
       drawn_ = true;
       discard_takeable_ = false;
       if (events != nullptr) {
@@ -576,6 +583,7 @@ std::array<int, kPlayers> State::Ranks() const {
 void State::CheckInvariants() const {
   std::array<int, okey::kTiles> seen{};
   for (int seat = 0; seat < kPlayers; ++seat) {
+    KAHVE_CHECK(codes_[seat] == CountCodes(hands_[seat]), "each hand's code counts are its own");
     for (const Tile tile : hands_[seat]) ++seen[tile];
     for (const Tile tile : discards_[seat]) ++seen[tile];
   }

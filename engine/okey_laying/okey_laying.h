@@ -249,6 +249,8 @@ class State {
   const okey::Jokers& jokers() const { return jokers_; }
   // Hidden from other seats.
   const std::vector<Tile>& hand(int seat) const { return hands_[seat]; }
+  // The hand counted by code (hidden as the hand is).
+  const std::array<uint8_t, kCodes>& codes(int seat) const { return codes_[seat]; }
   int deck_count() const { return static_cast<int>(deck_.size() - deck_next_); }
   const std::vector<Tile>& discards(int seat) const { return discards_[seat]; }
   // The seat to act has drawn or taken this turn (the starter's first turn counts as drawn).
@@ -293,6 +295,7 @@ class State {
   // Lays for the seat to act; returns the value the tile `used` (when set) plays as in it.
   int ApplyLay(const Action& lay, ActionKind kind, std::optional<Code> used, EventLog* events);
   Tile TakeFromHand(int seat, Code code);
+  void AddToHand(int seat, Tile tile);
   int NextSeat(int seat) const { return (seat + 1) % kPlayers; }
 
   Rules rules_;
@@ -309,6 +312,8 @@ class State {
   Tile indicator_tile_ = 0;
   okey::Jokers jokers_{0};
   std::array<std::vector<Tile>, kPlayers> hands_;
+  // hands_ counted by code, kept in step with them (the legal moves read them often).
+  std::array<std::array<uint8_t, kCodes>, kPlayers> codes_{};
   std::vector<Tile> deck_;
   size_t deck_next_ = 0;
   std::array<std::vector<Tile>, kPlayers> discards_;

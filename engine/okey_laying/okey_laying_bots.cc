@@ -401,33 +401,20 @@ std::vector<Action> PlanHeuristic(const SeatView& view) {
 }
 
 Action ChooseRandom(const SeatView& view, Rng& rng) {
-  // Rejection sampling over the slots of LegalActions: the draw or each discard (made only when
-  // drawn), the lays of a seat that opened, and the opening slots, whose search runs only when
-  // its slot is drawn; a slot with no opening draws again. Every legal action is as likely as
-  // with the whole list, which always holds the draw or a discard.
-  std::array<Code, kCodes> held{};
-  uint32_t first = 0;
-  if (view.drawn()) {
-    const std::array<uint8_t, kCodes> codes = CountCodes(view.hand());
-    for (int c = 0; c < kCodes; ++c) {
-      if (codes[c] > 0) held[first++] = static_cast<Code>(c);
-    }
-  } else {
-    first = 1;
-  }
-  const uint32_t listed = first + static_cast<uint32_t>(CountOpenedLays(view));
-  const uint32_t slots = listed + static_cast<uint32_t>(OpeningSlots(view));
+  // Rejection sampling over the slots of LegalActions: the draw or each discard, the lays of a
+  // seat that opened, and the opening slots, whose search runs only when its slot is drawn; a
+  // slot with no opening draws again. Every legal action is as likely as with the whole list,
+  // which always holds the draw or a discard.
+  const LegalSlots slots(view);
+  const uint32_t listed = static_cast<uint32_t>(slots.listed());
+  const uint32_t total = listed + static_cast<uint32_t>(slots.openings());
   std::array<bool, kOpeningSlots> none{};
   while (true) {
-    const uint32_t drawn = rng.Below(slots);
-    if (drawn < first) {
-      if (!view.drawn()) return {.kind = ActionKind::kDraw};
-      return {.kind = ActionKind::kDiscard, .tile = held[drawn]};
-    }
-    if (drawn < listed) return OpenedLayAt(view, static_cast<int>(drawn - first));
+    const uint32_t drawn = rng.Below(total);
+    if (drawn < listed) return slots.ListedAt(static_cast<int>(drawn));
     const int slot = static_cast<int>(drawn - listed);
     if (none[slot]) continue;
-    if (std::optional<Action> opening = OpeningInSlot(view, slot)) return std::move(*opening);
+    if (std::optional<Action> opening = slots.OpeningAt(slot)) return std::move(*opening);
     none[slot] = true;
   }
 }

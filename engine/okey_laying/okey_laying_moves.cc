@@ -41,12 +41,38 @@ bool PairsHold(const std::vector<std::array<Code, 2>>& pairs, Code code) {
 }
 
 // An upper bound of the hand's best value: the numbers of the tiles that fit some meld of the
-// hand, an okey counted as 13.
+// hand (okey::InSomeMeld, here with bit masks, as it runs before every opening search), an okey
+// counted as 13.
 int MeldableValue(const FaceCounts& faces) {
-  int value = faces.wilds * okey::kNumbers;
-  for (int face = 0; face < okey::kFaces; ++face) {
-    if (faces.count[face] > 0 && okey::InSomeMeld(faces, static_cast<Face>(face))) {
-      value += faces.count[face] * okey::NumberOf(static_cast<Face>(face));
+  const int wilds = faces.wilds;
+  int value = wilds * okey::kNumbers;
+  // Positions of runs: 1..13, and 14 for a 1 above 13; window l holds positions l, l+1, l+2.
+  constexpr uint32_t kWindows = 0x1FFEu;  // l = 1..12
+  std::array<int, okey::kNumbers + 1> colours_of{};
+  std::array<uint32_t, okey::kColours> held{};
+  for (int colour = 0; colour < okey::kColours; ++colour) {
+    for (int number = 1; number <= okey::kNumbers; ++number) {
+      if (faces.count[okey::MakeFace(colour, number)] == 0) continue;
+      held[colour] |= 1u << number;
+      ++colours_of[number];
+    }
+    if ((held[colour] & 2u) != 0) held[colour] |= 1u << okey::kHighOne;
+  }
+  for (int colour = 0; colour < okey::kColours; ++colour) {
+    const uint32_t a = held[colour];
+    const uint32_t b = a >> 1;
+    const uint32_t c = a >> 2;
+    // Windows a run can fill with the okeys at hand: all three held, two, or any.
+    const uint32_t windows = kWindows & (wilds == 0   ? a & b & c
+                                         : wilds == 1 ? (a & b) | (a & c) | (b & c)
+                                                      : ~0u);
+    uint32_t in_run = (windows | windows << 1 | windows << 2) & a;
+    if ((in_run >> okey::kHighOne & 1u) != 0) in_run |= 2u;  // 12-13-1 holds the 1
+    for (int number = 1; number <= okey::kNumbers; ++number) {
+      if ((a >> number & 1u) == 0) continue;
+      if ((in_run >> number & 1u) != 0 || colours_of[number] + wilds >= 3) {
+        value += faces.count[okey::MakeFace(colour, number)] * number;
+      }
     }
   }
   return value;
@@ -66,30 +92,24 @@ int PairsAtMost(const std::array<uint8_t, kCodes>& codes, const Jokers& jokers) 
   return pairs + with_singles + (wilds - with_singles) / 2;
 }
 
-// What the seat to act may lay from now: its hand, and before the draw the discard it may take
-// (then every lay is a take that must hold that tile).
-struct LayPool {
-  std::array<uint8_t, kCodes> codes{};
-  FaceCounts faces;
-  int size = 0;
-  std::optional<Code> must_hold;
-  bool take = false;
-};
-
 // Nothing to lay before the draw without a discard to take.
 std::optional<LayPool> PoolOf(const SeatView& view) {
   LayPool pool;
-  pool.codes = CountCodes(view.hand());
-  pool.faces = CountFaces(view.hand(), view.jokers());
+  pool.codes = view.codes();
   pool.size = static_cast<int>(view.hand().size());
-  if (view.drawn()) return pool;
-  const std::optional<Tile> taken = view.takeable();
-  if (!taken.has_value()) return std::nullopt;
-  ++pool.codes[CodeOf(*taken)];
-  pool.faces.Add(*taken, view.jokers());
-  ++pool.size;
-  pool.must_hold = CodeOf(*taken);
-  pool.take = true;
+  if (!view.drawn()) {
+    const std::optional<Tile> taken = view.takeable();
+    if (!taken.has_value()) return std::nullopt;
+    ++pool.codes[CodeOf(*taken)];
+    ++pool.size;
+    pool.must_hold = CodeOf(*taken);
+    pool.take = true;
+  }
+  // As the arrangement search counts them: real okeys wild, fake okeys under the okey's face.
+  const Code okey = view.jokers().okey();
+  std::copy_n(pool.codes.begin(), okey::kFaces, pool.faces.count.begin());
+  pool.faces.wilds = pool.codes[okey];
+  pool.faces.count[okey] = pool.codes[okey::kFakeCode];
   return pool;
 }
 
@@ -338,74 +358,61 @@ std::vector<std::vector<PlacedTile>> BestOpening(const FaceCounts& hand, const J
 std::vector<Action> ActionsButOpenings(const SeatView& view) {
   std::vector<Action> actions;
   if (!view.to_act()) return actions;
-  actions.reserve(view.hand().size() + 1);
-  if (!view.drawn()) {
-    actions.push_back({.kind = ActionKind::kDraw});
-  } else {
-    const std::array<uint8_t, kCodes> codes = CountCodes(view.hand());
-    for (int c = 0; c < kCodes; ++c) {
-      if (codes[c] > 0) {
-        actions.push_back({.kind = ActionKind::kDiscard, .tile = static_cast<Code>(c)});
-      }
-    }
-  }
-  std::vector<Action> lays = OpenedLays(view);
-  std::move(lays.begin(), lays.end(), std::back_inserter(actions));
+  const LegalSlots slots(view);
+  actions.reserve(static_cast<size_t>(slots.listed()));
+  for (int index = 0; index < slots.listed(); ++index) actions.push_back(slots.ListedAt(index));
   return actions;
 }
 
-std::vector<Action> OpenedLays(const SeatView& view) {
-  std::vector<Action> lays;
-  if (!view.to_act() || view.opened(view.seat()) == Opened::kNo) return lays;
-  if (const std::optional<LayPool> pool = PoolOf(view); pool.has_value()) {
-    ForEachOpenedLay(view, *pool, [&](const LayRef& lay) {
-      lays.push_back(ToAction(lay, view.jokers(), pool->take));
+LegalSlots::LegalSlots(const SeatView& view) : view_(view) {
+  if (!view.to_act()) return;
+  pool_ = PoolOf(view);
+  if (!view.drawn()) {
+    first_ = 1;  // the draw
+  } else {
+    for (int c = 0; c < kCodes; ++c) {
+      if (pool_->codes[c] > 0) held_[first_++] = static_cast<Code>(c);
+    }
+  }
+  if (!pool_.has_value()) return;
+  if (view.opened(view.seat()) == Opened::kNo) {
+    openings_ = kOpeningSlots;
+  } else {
+    ForEachOpenedLay(view, *pool_, [&](const LayRef&) {
+      ++lays_;
       return true;
     });
   }
-  return lays;
 }
 
-int CountOpenedLays(const SeatView& view) {
-  if (!view.to_act() || view.opened(view.seat()) == Opened::kNo) return 0;
-  const std::optional<LayPool> pool = PoolOf(view);
-  if (!pool.has_value()) return 0;
-  int count = 0;
-  ForEachOpenedLay(view, *pool, [&](const LayRef&) {
-    ++count;
-    return true;
-  });
-  return count;
-}
-
-Action OpenedLayAt(const SeatView& view, int index) {
-  const LayPool pool = *PoolOf(view);
+Action LegalSlots::ListedAt(int index) const {
+  if (index < first_) {
+    if (!view_.drawn()) return {.kind = ActionKind::kDraw};
+    return {.kind = ActionKind::kDiscard, .tile = held_[index]};
+  }
+  index -= first_;
   Action chosen;
-  ForEachOpenedLay(view, pool, [&](const LayRef& lay) {
+  ForEachOpenedLay(view_, *pool_, [&](const LayRef& lay) {
     if (index-- > 0) return true;
-    chosen = ToAction(lay, view.jokers(), pool.take);
+    chosen = ToAction(lay, view_.jokers(), pool_->take);
     return false;
   });
   return chosen;
 }
 
-int OpeningSlots(const SeatView& view) {
-  if (!view.to_act() || view.opened(view.seat()) != Opened::kNo) return 0;
-  return view.drawn() || view.takeable().has_value() ? kOpeningSlots : 0;
-}
-
-std::optional<Action> OpeningInSlot(const SeatView& view, int slot) {
-  if (slot < 0 || slot >= OpeningSlots(view)) return std::nullopt;
-  return Opening(view, *PoolOf(view), slot);
+std::optional<Action> LegalSlots::OpeningAt(int slot) const {
+  if (slot < 0 || slot >= openings_) return std::nullopt;
+  return Opening(view_, *pool_, slot);
 }
 
 std::vector<Action> LegalActions(const SeatView& view) {
-  std::vector<Action> actions = ActionsButOpenings(view);
-  const int slots = OpeningSlots(view);
-  if (slots == 0) return actions;
-  const LayPool pool = *PoolOf(view);
-  for (int slot = 0; slot < slots; ++slot) {
-    if (std::optional<Action> opening = Opening(view, pool, slot)) {
+  std::vector<Action> actions;
+  if (!view.to_act()) return actions;
+  const LegalSlots slots(view);
+  actions.reserve(static_cast<size_t>(slots.listed() + slots.openings()));
+  for (int index = 0; index < slots.listed(); ++index) actions.push_back(slots.ListedAt(index));
+  for (int slot = 0; slot < slots.openings(); ++slot) {
+    if (std::optional<Action> opening = slots.OpeningAt(slot)) {
       actions.push_back(std::move(*opening));
     }
   }

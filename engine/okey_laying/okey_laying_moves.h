@@ -4,6 +4,7 @@
 // What a seat of a laying okey may know and may do: the SeatView that bots and hints read (their
 // only window on the game), and the canonical list of legal actions.
 
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -18,6 +19,7 @@ class SeatView {
   SeatView(const State& state, int seat) : state_(state), seat_(seat) {}
   int seat() const { return seat_; }
   const std::vector<Tile>& hand() const { return state_.hand(seat_); }
+  const std::array<uint8_t, kCodes>& codes() const { return state_.codes(seat_); }
   int hand_count(int seat) const { return static_cast<int>(state_.hand(seat).size()); }
   bool to_act() const { return state_.to_act() == seat_; }
   bool drawn() const { return state_.drawn(); }
@@ -67,19 +69,41 @@ std::vector<std::vector<PlacedTile>> BestOpening(const okey::FaceCounts& hand,
 // with each such use that holds the taken tile. Empty for a seat that may not act.
 std::vector<Action> LegalActions(const SeatView& view);
 
-// LegalActions in two parts, so that a random choice need not search for openings it does not
-// pick: every action but the openings, then the openings of a seat not yet opened, kOpeningSlots
-// candidates (the run/set opening, the pairs opening) computed on demand, each of which may not
-// exist (nullopt).
+// What the seat to act may lay from now: its hand, and before the draw the discard it may take
+// (then every lay is a take that must hold that tile).
+struct LayPool {
+  std::array<uint8_t, kCodes> codes{};
+  okey::FaceCounts faces;
+  int size = 0;
+  std::optional<Code> must_hold;
+  bool take = false;
+};
+
+// LegalActions as numbered slots, the seat's tiles counted once, so that a random choice makes
+// only the action it picks and searches only for the opening it picks: first the draw or each
+// discard, then the lays of a seat that opened, then kOpeningSlots openings of a seat not yet
+// opened (the run/set opening, the pairs opening), each searched for on demand and possibly none.
 inline constexpr int kOpeningSlots = 2;
+class LegalSlots {
+ public:
+  explicit LegalSlots(const SeatView& view);
+  // Every slot but the openings' holds exactly one legal action.
+  int listed() const { return first_ + lays_; }
+  int openings() const { return openings_; }
+  Action ListedAt(int index) const;
+  std::optional<Action> OpeningAt(int slot) const;
+
+ private:
+  const SeatView& view_;
+  std::optional<LayPool> pool_;
+  std::array<Code, kCodes> held_{};  // the codes held, ascending (discards)
+  int first_ = 0;
+  int lays_ = 0;
+  int openings_ = 0;
+};
+
+// Every action but the openings, in LegalActions' order.
 std::vector<Action> ActionsButOpenings(const SeatView& view);
-// The part of ActionsButOpenings after the draw or the discards: a seat's lays once it opened;
-// their number, and the one at an index, without making the others.
-std::vector<Action> OpenedLays(const SeatView& view);
-int CountOpenedLays(const SeatView& view);
-Action OpenedLayAt(const SeatView& view, int index);
-int OpeningSlots(const SeatView& view);
-std::optional<Action> OpeningInSlot(const SeatView& view, int slot);
 
 }  // namespace kahve::engine::okey_laying
 

@@ -1,6 +1,7 @@
 #include "tests/engine/ruleset_conformance.h"
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -84,15 +85,20 @@ void CheckRandomMove(const Game& game, int seat, const std::set<std::string>& le
 void CheckResult(const Game& game) {
   const v1::Result result = game.Result();
   ASSERT_EQ(result.seats_size(), game.num_seats());
-  std::vector<int> ranks;
+  // Teammates share one rank; the teams (a seat alone is a team of one) are in competition
+  // ranking: a rank r has exactly r-1 teams ranked better.
+  std::map<int, int> team_ranks;
   for (int seat = 0; seat < game.num_seats(); ++seat) {
     ASSERT_EQ(result.seats(seat).seat(), seat);
-    ranks.push_back(result.seats(seat).rank());
+    const auto [it, added] =
+        team_ranks.emplace(result.seats(seat).team(), result.seats(seat).rank());
+    ASSERT_EQ(it->second, result.seats(seat).rank()) << "teammates share their team's rank";
   }
-  // Competition ranking: a rank r has exactly r-1 seats ranked better.
+  std::vector<int> ranks;
+  for (const auto& [team, rank] : team_ranks) ranks.push_back(rank);
   for (int rank : ranks) {
     ASSERT_GE(rank, 1);
-    ASSERT_LE(rank, game.num_seats());
+    ASSERT_LE(rank, static_cast<int>(ranks.size()));
     ASSERT_EQ(std::count_if(ranks.begin(), ranks.end(), [&](int other) { return other < rank; }),
               rank - 1);
   }
