@@ -6,17 +6,15 @@
 #include "engine/core/rng.h"
 #include "gtest/gtest.h"
 #include "kahve/v1/engine.pb.h"
+#include "tests/engine/okey/okey_test_deals.h"
 #include "tests/engine/ruleset_conformance.h"
 
 namespace kahve::engine {
 namespace {
 
-std::string RandomName(Rng& rng) {
-  static const char* const kOdd[] = {"F", "Q4", "R14", "", "K2", "R1"};
-  if (rng.Below(3) == 0) return kOdd[rng.Below(std::size(kOdd))];
-  const char colours[] = {'R', 'B', 'K', 'Y'};
-  return std::string(1, colours[rng.Below(4)]) + std::to_string(1 + rng.Below(13));
-}
+const char* const kOdd[] = {"F", "Q4", "R14", "", "K2", "R1"};
+
+std::string RandomName(Rng& rng) { return testing::RandomTileName(rng, kOdd); }
 
 // Moves whose legality LegalMoves decides exactly (wins name no groups), and malformed ones.
 v1::Move RandomMove(Rng& rng) {

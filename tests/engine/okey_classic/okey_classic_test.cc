@@ -3,7 +3,6 @@
 // with the field at fault.
 
 #include <memory>
-#include <numeric>
 #include <vector>
 
 #include "engine/core/registry.h"
@@ -15,45 +14,12 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
+#include "tests/engine/okey/okey_test_deals.h"
 
 namespace kahve::engine::okey_classic {
 namespace {
 
 using google::protobuf::util::MessageDifferencer;
-
-v1::OkeyDealPreset RandomDeal(Rng& rng) {
-  std::vector<okey::Tile> order(okey::kTiles);
-  std::iota(order.begin(), order.end(), okey::Tile{0});
-  rng.Shuffle(order.data(), static_cast<uint32_t>(order.size()));
-  v1::OkeyDealPreset deal;
-  size_t next = 0;
-  for (int seat = 0; seat < 4; ++seat) {
-    auto* hand = deal.add_hands();
-    for (int i = 0; i < (seat == 0 ? 15 : 14); ++i) hand->add_tiles(okey::TileName(order[next++]));
-  }
-  while (okey::IsFakeOkey(order[next])) deal.add_deck(okey::TileName(order[next++]));
-  deal.set_indicator(okey::TileName(order[next++]));
-  while (next < order.size()) deal.add_deck(okey::TileName(order[next++]));
-  return deal;
-}
-
-// The same deal with the hands of seats 1..3 but `viewer` dealt among themselves anew.
-v1::OkeyDealPreset Resampled(v1::OkeyDealPreset deal, int viewer, Rng& rng) {
-  std::vector<std::string> pool;
-  std::vector<int> seats;
-  for (int seat = 1; seat < 4; ++seat) {
-    if (seat == viewer) continue;
-    seats.push_back(seat);
-    for (const std::string& tile : deal.hands(seat).tiles()) pool.push_back(tile);
-  }
-  rng.Shuffle(pool.data(), static_cast<uint32_t>(pool.size()));
-  size_t next = 0;
-  for (const int seat : seats) {
-    auto* tiles = deal.mutable_hands(seat)->mutable_tiles();
-    for (int i = 0; i < tiles->size(); ++i) tiles->at(i) = pool[next++];
-  }
-  return deal;
-}
 
 std::unique_ptr<Game> Start(const v1::OkeyDealPreset& preset) {
   v1::GameSettings settings;
@@ -62,15 +28,6 @@ std::unique_ptr<Game> Start(const v1::OkeyDealPreset& preset) {
   deal.set_seed(5);
   *deal.mutable_okey()->add_deals() = preset;
   return std::move(NewGame(settings, deal)).value();
-}
-
-void ExpectSame(const std::vector<v1::Event>& a, const std::vector<v1::Event>& b, int viewer) {
-  const std::vector<v1::Event> seen_a = VisibleTo(a, viewer);
-  const std::vector<v1::Event> seen_b = VisibleTo(b, viewer);
-  ASSERT_EQ(seen_a.size(), seen_b.size());
-  for (size_t i = 0; i < seen_a.size(); ++i) {
-    ASSERT_TRUE(MessageDifferencer::Equals(seen_a[i], seen_b[i])) << seen_a[i].DebugString();
-  }
 }
 
 bool EndsTheDeal(const std::vector<v1::Event>& events) {
@@ -86,10 +43,10 @@ TEST(OkeyLeakTest, SeatsAndSpectatorsSeeNothingOfOtherHands) {
   Rng rng(71);
   for (int trial = 0; trial < 30; ++trial) {
     for (const int viewer : {kSpectator, 0, 1, 2, 3}) {
-      const v1::OkeyDealPreset deal = RandomDeal(rng);
+      const v1::OkeyDealPreset deal = testing::RandomOkeyDeal(rng, 15);
       std::unique_ptr<Game> a = Start(deal);
-      std::unique_ptr<Game> b = Start(Resampled(deal, viewer, rng));
-      ExpectSame(a->deal_events(), b->deal_events(), viewer);
+      std::unique_ptr<Game> b = Start(testing::ResampledOkeyDeal(deal, viewer, rng));
+      testing::ExpectSameSeen(a->deal_events(), b->deal_events(), viewer);
       std::string drawn;
       while (!a->IsOver()) {
         ASSERT_TRUE(MessageDifferencer::Equals(a->View(viewer), b->View(viewer)));
@@ -116,7 +73,7 @@ TEST(OkeyLeakTest, SeatsAndSpectatorsSeeNothingOfOtherHands) {
           if (event.okey().has_tile_drawn()) drawn = event.okey().tile_drawn().tile();
         }
         if (EndsTheDeal(out_a.events)) break;
-        ExpectSame(out_a.events, out_b.events, viewer);
+        testing::ExpectSameSeen(out_a.events, out_b.events, viewer);
       }
       if (HasFatalFailure()) return;
     }

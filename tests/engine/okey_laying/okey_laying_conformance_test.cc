@@ -5,6 +5,7 @@
 #include "engine/core/rng.h"
 #include "gtest/gtest.h"
 #include "kahve/v1/engine.pb.h"
+#include "tests/engine/okey/okey_test_deals.h"
 #include "tests/engine/okey_laying/laying_rulesets.h"
 #include "tests/engine/ruleset_conformance.h"
 
@@ -14,11 +15,7 @@ namespace {
 const char* const kNames[] = {"R1",  "R7", "R13", "B2", "B9", "K5",
                               "K12", "Y3", "Y11", "F",  "Q4", ""};
 
-std::string RandomName(Rng& rng) {
-  if (rng.Below(3) == 0) return kNames[rng.Below(std::size(kNames))];
-  const char colours[] = {'R', 'B', 'K', 'Y'};
-  return std::string(1, colours[rng.Below(4)]) + std::to_string(1 + rng.Below(13));
-}
+std::string RandomName(Rng& rng) { return testing::RandomTileName(rng, kNames); }
 
 // Moves whose legality LegalMoves decides exactly (draws, discards, additions, a take with an
 // addition), plus malformed ones: unknown names, missing parts, lays of random tiles.

@@ -5,7 +5,6 @@
 // bot's choices, until the deal's end shows every hand.
 
 #include <memory>
-#include <numeric>
 #include <vector>
 
 #include "engine/core/game.h"
@@ -14,6 +13,7 @@
 #include "engine/okey/okey_tiles.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
+#include "tests/engine/okey/okey_test_deals.h"
 #include "tests/engine/okey_laying/laying_rulesets.h"
 
 namespace kahve::engine {
@@ -25,42 +25,6 @@ using testing::LayingRuleset;
 constexpr int kPlayers = 4;
 
 class LayingLeakTest : public ::testing::TestWithParam<LayingRuleset> {};
-
-// A full preset: the starter's hand (seat 0) and the others' from `rng`, the indicator, the deck.
-v1::OkeyDealPreset RandomDeal(const LayingRuleset& ruleset, Rng& rng) {
-  std::vector<okey::Tile> order(okey::kTiles);
-  std::iota(order.begin(), order.end(), okey::Tile{0});
-  rng.Shuffle(order.data(), static_cast<uint32_t>(order.size()));
-  v1::OkeyDealPreset deal;
-  size_t next = 0;
-  for (int seat = 0; seat < kPlayers; ++seat) {
-    auto* hand = deal.add_hands();
-    const int size = seat == 0 ? ruleset.starter_tiles : ruleset.starter_tiles - 1;
-    for (int i = 0; i < size; ++i) hand->add_tiles(okey::TileName(order[next++]));
-  }
-  while (okey::IsFakeOkey(order[next])) deal.add_deck(okey::TileName(order[next++]));
-  deal.set_indicator(okey::TileName(order[next++]));
-  while (next < order.size()) deal.add_deck(okey::TileName(order[next++]));
-  return deal;
-}
-
-// The same deal with the hands of every seat but seat 0 and `viewer` dealt among themselves anew.
-v1::OkeyDealPreset Resampled(v1::OkeyDealPreset deal, int viewer, Rng& rng) {
-  std::vector<std::string> pool;
-  std::vector<int> seats;
-  for (int seat = 1; seat < kPlayers; ++seat) {
-    if (seat == viewer) continue;
-    seats.push_back(seat);
-    for (const std::string& tile : deal.hands(seat).tiles()) pool.push_back(tile);
-  }
-  rng.Shuffle(pool.data(), static_cast<uint32_t>(pool.size()));
-  size_t next = 0;
-  for (const int seat : seats) {
-    auto* tiles = deal.mutable_hands(seat)->mutable_tiles();
-    for (int i = 0; i < tiles->size(); ++i) tiles->at(i) = pool[next++];
-  }
-  return deal;
-}
 
 std::unique_ptr<Game> Start(const LayingRuleset& ruleset, const v1::OkeyDealPreset& preset,
                             bool hints) {
@@ -76,16 +40,6 @@ bool EndsTheDeal(const LayingRuleset& ruleset, const std::vector<v1::Event>& eve
     if (okey.has_deal_ended() || okey.has_deal_voided()) return true;
   }
   return false;
-}
-
-void ExpectSame(const std::vector<v1::Event>& a, const std::vector<v1::Event>& b, int viewer) {
-  const std::vector<v1::Event> seen_a = VisibleTo(a, viewer);
-  const std::vector<v1::Event> seen_b = VisibleTo(b, viewer);
-  ASSERT_EQ(seen_a.size(), seen_b.size());
-  for (size_t i = 0; i < seen_a.size(); ++i) {
-    ASSERT_TRUE(MessageDifferencer::Equals(seen_a[i], seen_b[i]))
-        << seen_a[i].DebugString() << " vs " << seen_b[i].DebugString();
-  }
 }
 
 v1::Move Probe(const LayingRuleset& ruleset, Rng& rng) {
@@ -116,7 +70,7 @@ v1::Move Probe(const LayingRuleset& ruleset, Rng& rng) {
 // The other seats draw and throw the drawn tile away (seat 0 first throws its first tile), which
 // both deals allow; `viewer` plays random legal moves. Compares what `viewer` sees until the end.
 void Compare(const LayingRuleset& ruleset, Game& a, Game& b, int viewer, Rng& rng) {
-  ExpectSame(a.deal_events(), b.deal_events(), viewer);
+  testing::ExpectSameSeen(a.deal_events(), b.deal_events(), viewer);
   std::string drawn;
   while (!a.IsOver()) {
     ASSERT_TRUE(MessageDifferencer::Equals(a.View(viewer), b.View(viewer)))
@@ -161,7 +115,7 @@ void Compare(const LayingRuleset& ruleset, Game& a, Game& b, int viewer, Rng& rn
       if (okey.has_tile_drawn()) drawn = okey.tile_drawn().tile();
     }
     if (EndsTheDeal(ruleset, out_a.events)) return;  // from here on every hand is shown
-    ExpectSame(out_a.events, out_b.events, viewer);
+    testing::ExpectSameSeen(out_a.events, out_b.events, viewer);
   }
 }
 
@@ -170,8 +124,8 @@ TEST_P(LayingLeakTest, SeatsAndSpectatorsSeeNothingOfOtherHands) {
   Rng rng(51);
   for (int trial = 0; trial < 40; ++trial) {
     for (const int viewer : {kSpectator, 0, 1, 2, 3}) {
-      const v1::OkeyDealPreset deal = RandomDeal(ruleset, rng);
-      const v1::OkeyDealPreset other = Resampled(deal, viewer, rng);
+      const v1::OkeyDealPreset deal = testing::RandomOkeyDeal(rng, ruleset.starter_tiles);
+      const v1::OkeyDealPreset other = testing::ResampledOkeyDeal(deal, viewer, rng);
       ASSERT_FALSE(MessageDifferencer::Equals(deal, other));
       std::unique_ptr<Game> a = Start(ruleset, deal, /*hints=*/true);
       std::unique_ptr<Game> b = Start(ruleset, other, /*hints=*/true);
@@ -185,8 +139,8 @@ TEST_P(LayingLeakTest, TheDealsDifferWhereHidden) {
   // The resampled deal really differs: seat 1's own view tells the two apart.
   const LayingRuleset& ruleset = GetParam();
   Rng rng(52);
-  const v1::OkeyDealPreset deal = RandomDeal(ruleset, rng);
-  const v1::OkeyDealPreset other = Resampled(deal, 0, rng);
+  const v1::OkeyDealPreset deal = testing::RandomOkeyDeal(rng, ruleset.starter_tiles);
+  const v1::OkeyDealPreset other = testing::ResampledOkeyDeal(deal, 0, rng);
   EXPECT_FALSE(MessageDifferencer::Equals(Start(ruleset, deal, false)->View(1),
                                           Start(ruleset, other, false)->View(1)));
 }
