@@ -94,7 +94,7 @@ class LegalSlots {
   std::optional<Action> OpeningAt(int slot) const;
 
  private:
-  const SeatView& view_;
+  SeatView view_;  // a copy: a view is a reference to the state and a seat
   std::optional<LayPool> pool_;
   std::array<Code, kCodes> held_{};  // the codes held, ascending (discards)
   int first_ = 0;
