@@ -86,13 +86,13 @@ TEST(Okey51ConformanceTest, TeamsDoublingThreeDeals) {
 
 // okey101's games are five deals of 22 and 21 tiles by default: fewer of them cover as many moves.
 TEST(Okey101ConformanceTest, SoloFiveDeals) {
-  testing::ConformanceOptions options = Options(testing::kOkey101, 200, 101);
+  testing::ConformanceOptions options = Options(testing::kOkey101, 500, 101);
   options.settings.mutable_okey101();
   testing::RunConformance(options);
 }
 
 TEST(Okey101ConformanceTest, TeamsThreeDeals) {
-  testing::ConformanceOptions options = Options(testing::kOkey101, 200, 102);
+  testing::ConformanceOptions options = Options(testing::kOkey101, 500, 102);
   v1::Okey101Settings* settings = options.settings.mutable_okey101();
   settings->set_teams(true);
   settings->set_deals(3);
