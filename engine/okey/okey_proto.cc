@@ -125,4 +125,58 @@ absl::StatusOr<DealPreset> DealPresetFromProto(const v1::OkeyDealPreset& proto,
   return preset;
 }
 
+v1::RejectionReason ReasonToProto(Reason reason) {
+  switch (reason) {
+    case Reason::kNone:
+      return v1::REJECTION_REASON_UNSPECIFIED;
+    case Reason::kUnknownTile:
+      return v1::OKEY_UNKNOWN_TILE;
+    case Reason::kTileNotInHand:
+      return v1::OKEY_TILE_NOT_IN_HAND;
+    case Reason::kMustDraw:
+      return v1::OKEY_MUST_DRAW;
+    case Reason::kAlreadyDrawn:
+      return v1::OKEY_ALREADY_DRAWN;
+    case Reason::kNoDiscardToTake:
+      return v1::OKEY_NO_DISCARD_TO_TAKE;
+    case Reason::kDiscardNotUsed:
+      return v1::OKEY_DISCARD_NOT_USED;
+    case Reason::kInvalidMeld:
+      return v1::OKEY_INVALID_MELD;
+    case Reason::kOpeningTooLow:
+      return v1::OKEY_OPENING_TOO_LOW;
+    case Reason::kNotOpened:
+      return v1::OKEY_NOT_OPENED;
+    case Reason::kOpenedWithPairs:
+      return v1::OKEY_OPENED_WITH_PAIRS;
+    case Reason::kOpenedWithMelds:
+      return v1::OKEY_OPENED_WITH_MELDS;
+    case Reason::kTooFewPairs:
+      return v1::OKEY_TOO_FEW_PAIRS;
+    case Reason::kNotAPair:
+      return v1::OKEY_NOT_A_PAIR;
+    case Reason::kNoSuchMeld:
+      return v1::OKEY_NO_SUCH_MELD;
+    case Reason::kDoesNotFit:
+      return v1::OKEY_DOES_NOT_FIT;
+    case Reason::kMustKeepATile:
+      return v1::OKEY_MUST_KEEP_A_TILE;
+    case Reason::kNothingLaid:
+      return v1::OKEY_NOTHING_LAID;
+    case Reason::kBadStandIn:
+      return v1::OKEY_BAD_STAND_IN;
+    case Reason::kNotYourTurn:
+      return v1::NOT_YOUR_TURN;
+    case Reason::kNotAWin:
+      return v1::OKEY_NOT_A_WINNING_HAND;
+    case Reason::kTakeNeedsAWin:
+      return v1::OKEY_TAKE_NEEDS_A_WIN;
+    case Reason::kCannotShowIndicator:
+      return v1::OKEY_CANNOT_SHOW_INDICATOR;
+    case Reason::kGroupsNotTheHand:
+      return v1::OKEY_GROUPS_NOT_THE_HAND;
+  }
+  return v1::REJECTION_REASON_UNSPECIFIED;
+}
+
 }  // namespace kahve::engine::okey

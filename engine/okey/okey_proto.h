@@ -12,6 +12,8 @@
 #include "absl/status/statusor.h"
 #include "engine/okey/okey_deal.h"
 #include "engine/okey/okey_melds.h"
+#include "engine/okey/okey_reasons.h"
+#include "kahve/v1/engine.pb.h"
 #include "kahve/v1/okey.pb.h"
 
 namespace kahve::engine::okey {
@@ -56,6 +58,9 @@ void FillDealStarted(const DealStart& start, const Jokers& jokers, DealStarted* 
 // a name that is no tile. The counts and sizes are CheckDealPreset's to judge.
 absl::StatusOr<DealPreset> DealPresetFromProto(const v1::OkeyDealPreset& proto,
                                                const std::string& where);
+
+// The kahve.v1 rejection reason of a refusal.
+v1::RejectionReason ReasonToProto(Reason reason);
 
 }  // namespace kahve::engine::okey
 

@@ -30,6 +30,7 @@
 
 #include "absl/status/status.h"
 #include "engine/okey/okey_deal.h"
+#include "engine/okey/okey_reasons.h"
 #include "engine/okey/okey_tiles.h"
 
 namespace kahve::engine::okey_classic {
@@ -82,23 +83,8 @@ struct Action {
   WinClaim win;           // kWin, and kTakeDiscard with_win
 };
 
-enum class Reason : uint8_t {
-  kNone,
-  kTileNotInHand,
-  kMustDraw,
-  kAlreadyDrawn,
-  kNoDiscardToTake,
-  kNotAWin,
-  kTakeNeedsAWin,
-  kCannotShowIndicator,
-  kGroupsNotTheHand,
-  kNotYourTurn,
-};
-
-struct Refusal {
-  Reason reason = Reason::kNone;
-  std::string message;
-};
+using okey::Reason;
+using okey::Refusal;
 
 enum class EventKind : uint8_t {
   kDealStarted,     // seat = starter, value = deal

@@ -17,32 +17,6 @@ namespace {
 using okey::CodeName;
 using okey::ParseCode;
 
-v1::RejectionReason ReasonToProto(Reason reason) {
-  switch (reason) {
-    case Reason::kTileNotInHand:
-      return v1::OKEY_TILE_NOT_IN_HAND;
-    case Reason::kMustDraw:
-      return v1::OKEY_MUST_DRAW;
-    case Reason::kAlreadyDrawn:
-      return v1::OKEY_ALREADY_DRAWN;
-    case Reason::kNoDiscardToTake:
-      return v1::OKEY_NO_DISCARD_TO_TAKE;
-    case Reason::kNotAWin:
-      return v1::OKEY_NOT_A_WINNING_HAND;
-    case Reason::kTakeNeedsAWin:
-      return v1::OKEY_TAKE_NEEDS_A_WIN;
-    case Reason::kCannotShowIndicator:
-      return v1::OKEY_CANNOT_SHOW_INDICATOR;
-    case Reason::kGroupsNotTheHand:
-      return v1::OKEY_GROUPS_NOT_THE_HAND;
-    case Reason::kNotYourTurn:
-      return v1::NOT_YOUR_TURN;
-    case Reason::kNone:
-      break;
-  }
-  return v1::REJECTION_REASON_UNSPECIFIED;
-}
-
 MoveOutcome Unknown(const std::string& where, const std::string& name) {
   return Rejected(
       v1::OKEY_UNKNOWN_TILE,
@@ -196,7 +170,7 @@ MoveOutcome OkeyGame::DoApply(int seat, const v1::Move& move) {
   }
   Refusal refusal = state_->Check(seat, action);
   if (refusal.reason != Reason::kNone) {
-    return Rejected(ReasonToProto(refusal.reason), std::move(refusal.message));
+    return Rejected(okey::ReasonToProto(refusal.reason), std::move(refusal.message));
   }
   EventLog events;
   state_->Apply(seat, action, &events);

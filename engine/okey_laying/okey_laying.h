@@ -26,6 +26,7 @@
 #include "absl/status/status.h"
 #include "engine/okey/okey_deal.h"
 #include "engine/okey/okey_melds.h"
+#include "engine/okey/okey_reasons.h"
 #include "engine/okey/okey_tiles.h"
 
 namespace kahve::engine::okey_laying {
@@ -135,32 +136,8 @@ struct Action {
   std::vector<std::array<Code, 2>> pairs;
 };
 
-enum class Reason : uint8_t {
-  kNone,
-  kUnknownTile,
-  kTileNotInHand,
-  kMustDraw,
-  kAlreadyDrawn,
-  kNoDiscardToTake,
-  kDiscardNotUsed,
-  kInvalidMeld,
-  kOpeningTooLow,
-  kNotOpened,
-  kOpenedWithPairs,
-  kOpenedWithMelds,
-  kTooFewPairs,
-  kNotAPair,
-  kNoSuchMeld,
-  kDoesNotFit,
-  kMustKeepATile,
-  kNothingLaid,
-  kBadStandIn,
-};
-
-struct Refusal {
-  Reason reason = Reason::kNone;
-  std::string message;
-};
+using okey::Reason;
+using okey::Refusal;
 
 // A meld on the table: the seat that laid it and its tiles in order (a run low to high).
 struct TableMeld {

@@ -14,7 +14,6 @@ namespace kahve::engine::okey_laying {
 // it is legal now is State::Check's to say.
 Refusal DecodeMove(const v1::OkeyLayingMove& move, const okey::Jokers& jokers, Action* action);
 v1::OkeyLayingMove ActionToProto(const Action& action, const okey::Jokers& jokers);
-v1::RejectionReason ReasonToProto(Reason reason);
 
 // The preset of a game of `rules` (deals dealt in order, the rest from the seed), checked.
 absl::StatusOr<Preset> PresetFromProto(const v1::OkeyLayingPreset& proto, const Rules& rules);

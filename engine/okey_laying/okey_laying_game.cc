@@ -138,7 +138,7 @@ MoveOutcome LayingGame::DoApply(int seat, const v1::Move& move) {
   Refusal refusal = DecodeMove(okey_move, state_->jokers(), &action);
   if (refusal.reason == Reason::kNone) refusal = state_->Check(action);
   if (refusal.reason != Reason::kNone) {
-    return Rejected(ReasonToProto(refusal.reason), std::move(refusal.message));
+    return Rejected(okey::ReasonToProto(refusal.reason), std::move(refusal.message));
   }
   (void)seat;  // the base class checked that `seat` is the seat to act
   EventLog events;
