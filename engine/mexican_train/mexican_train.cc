@@ -51,9 +51,46 @@ absl::Status ValidateSettings(const Settings& settings) {
   return absl::OkStatus();
 }
 
-State::State(const Settings& settings, uint64_t seed)
+absl::Status ValidatePreset(const Preset& preset, const Settings& settings) {
+  for (size_t r = 0; r < preset.rounds.size(); ++r) {
+    const RoundPreset& round = preset.rounds[r];
+    if (static_cast<int>(round.hands.size()) != settings.players) {
+      return absl::InvalidArgumentError(absl::StrCat("rounds[", r, "].hands: ", round.hands.size(),
+                                                     " hands for ", settings.players, " players"));
+    }
+    std::array<bool, kTiles> named{};
+    auto name = [&](TileId tile) {
+      if (tile >= kTiles || named[tile]) return false;
+      named[tile] = true;
+      return true;
+    };
+    for (size_t seat = 0; seat < round.hands.size(); ++seat) {
+      if (static_cast<int>(round.hands[seat].size()) != HandSize(settings.players)) {
+        return absl::InvalidArgumentError(absl::StrCat("rounds[", r, "].hands[", seat,
+                                                       "]: ", round.hands[seat].size(),
+                                                       " tiles, not ", HandSize(settings.players)));
+      }
+      for (const TileId tile : round.hands[seat]) {
+        if (!name(tile)) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("rounds[", r, "]: a tile named twice or unknown in hands[", seat, "]"));
+        }
+      }
+    }
+    for (const TileId tile : round.draws) {
+      if (!name(tile)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("rounds[", r, "]: a tile named twice or unknown in draws"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+State::State(const Settings& settings, uint64_t seed, const Preset* preset)
     : players_(settings.players),
       seed_(seed),
+      preset_rounds_(preset != nullptr ? preset->rounds : std::vector<RoundPreset>{}),
       hands_(settings.players),
       trains_(settings.players),
       had_first_turn_(settings.players),
@@ -67,14 +104,30 @@ void State::StartRound() {
   Rng rng(DeriveSeed(seed_, static_cast<uint64_t>(round_)));
   rng.Shuffle(tiles.data(), kTiles);
   const int size = HandSize(players_);
-  size_t next = 0;
-  for (int seat = 0; seat < players_; ++seat) {
-    hands_[seat].assign(tiles.begin() + static_cast<std::ptrdiff_t>(next),
-                        tiles.begin() + static_cast<std::ptrdiff_t>(next + size));
-    next += static_cast<size_t>(size);
+  if (static_cast<size_t>(round_) < preset_rounds_.size()) {
+    const RoundPreset& preset = preset_rounds_[round_];
+    for (int seat = 0; seat < players_; ++seat) hands_[seat] = preset.hands[seat];
+    // The boneyard is drawn from its back: the named draws last, the rest in the seed's order.
+    std::array<bool, kTiles> named{};
+    for (const auto& hand : preset.hands) {
+      for (const TileId tile : hand) named[tile] = true;
+    }
+    for (const TileId tile : preset.draws) named[tile] = true;
+    boneyard_.clear();
+    for (const TileId tile : tiles) {
+      if (!named[tile]) boneyard_.push_back(tile);
+    }
+    boneyard_.insert(boneyard_.end(), preset.draws.rbegin(), preset.draws.rend());
+  } else {
+    size_t next = 0;
+    for (int seat = 0; seat < players_; ++seat) {
+      hands_[seat].assign(tiles.begin() + static_cast<std::ptrdiff_t>(next),
+                          tiles.begin() + static_cast<std::ptrdiff_t>(next + size));
+      next += static_cast<size_t>(size);
+    }
+    // The boneyard is drawn from its back.
+    boneyard_.assign(tiles.begin() + static_cast<std::ptrdiff_t>(next), tiles.end());
   }
-  // The boneyard is drawn from its back.
-  boneyard_.assign(tiles.begin() + static_cast<std::ptrdiff_t>(next), tiles.end());
   for (Train& train : trains_) train = Train{.end = engine()};
   mexican_ = Train{.end = engine()};
   open_doubles_.clear();

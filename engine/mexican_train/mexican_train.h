@@ -93,6 +93,18 @@ struct Refusal {
   std::string message;
 };
 
+// A round dealt as given (tests, scenarios): every hand whole, and the first tiles the boneyard
+// gives, in draw order; its other tiles come from the round's seed.
+struct RoundPreset {
+  std::vector<std::vector<TileId>> hands;
+  std::vector<TileId> draws;
+};
+struct Preset {
+  std::vector<RoundPreset> rounds;  // rounds past its end come from the seed
+};
+// InvalidArgument for a wrong hand count or size, or a tile named twice.
+absl::Status ValidatePreset(const Preset& preset, const Settings& settings);
+
 struct Train {
   std::vector<TileId> tiles;
   int end = 0;          // the pip a tile must match
@@ -110,7 +122,8 @@ struct RoundRecord {
 
 class State {
  public:
-  State(const Settings& settings, uint64_t seed);
+  // Settings and preset must be valid.
+  State(const Settings& settings, uint64_t seed, const Preset* preset = nullptr);
 
   int players() const { return players_; }
   bool over() const { return to_act_ < 0; }
@@ -158,6 +171,7 @@ class State {
 
   int players_ = 4;
   uint64_t seed_ = 0;
+  std::vector<RoundPreset> preset_rounds_;
   int round_ = 0;
   int to_act_ = 0;
   int engine_owner_ = 0;

@@ -53,6 +53,111 @@ TEST(MexicanTrainTest, TheEngineIsPlacedAndTheOwnersNextSeatStarts) {
   }
 }
 
+TileId T(int a, int b) { return IdOf(a, b); }
+
+// A two-player round 1 (engine 12-12) dealt as given: each hand padded to 15 with tiles of pips
+// 0..7 only, which the tests below never play on; `draws` come first from the boneyard.
+Preset TwoPlayers(std::vector<TileId> seat0, std::vector<TileId> seat1, std::vector<TileId> draws) {
+  std::set<TileId> named(seat0.begin(), seat0.end());
+  named.insert(seat1.begin(), seat1.end());
+  named.insert(draws.begin(), draws.end());
+  std::vector<TileId> fillers;
+  for (int a = 0; a <= 7; ++a) {
+    for (int b = a; b <= 7; ++b) {
+      if (named.count(T(a, b)) == 0) fillers.push_back(T(a, b));
+    }
+  }
+  size_t next = 0;
+  for (auto* hand : {&seat0, &seat1}) {
+    while (hand->size() < 15 && next < fillers.size()) hand->push_back(fillers[next++]);
+  }
+  return Preset{.rounds = {RoundPreset{.hands = {seat0, seat1}, .draws = draws}}};
+}
+
+// A game of two dealt from a preset that must be valid.
+State Dealt(const Preset& preset) {
+  const absl::Status valid = ValidatePreset(preset, {.players = 2});
+  EXPECT_TRUE(valid.ok()) << valid;
+  return State({.players = 2}, 1, valid.ok() ? &preset : nullptr);
+}
+
+Action Play(int a, int b, int train) {
+  return {.kind = ActionKind::kPlay, .tile = T(a, b), .train = train};
+}
+
+TEST(MexicanTrainTest, TheEngineSearchCompletesItsPass) {
+  // Nobody holds 12-12; seat 0 draws it first in the first pass, and seat 1 still draws.
+  const Preset preset = TwoPlayers({}, {}, {T(12, 12), T(11, 9)});
+  const State state = Dealt(preset);
+  state.CheckInvariants();
+  EXPECT_EQ(state.engine_owner(), 0);
+  EXPECT_EQ(state.hand(0).size(), 15u) << "16 after the draw, less the engine placed";
+  EXPECT_EQ(state.hand(1).size(), 16u) << "the pass is completed";
+  EXPECT_EQ(state.to_act(), 1) << "play runs from the owner's next seat";
+}
+
+TEST(MexicanTrainTest, AFirstTurnPlaysAChainOnTheOwnTrainWithoutDrawing) {
+  const Preset preset = TwoPlayers({T(12, 12)}, {T(12, 11), T(11, 10), T(12, 9)}, {});
+  State state = Dealt(preset);
+  ASSERT_EQ(state.to_act(), 1);
+  EXPECT_EQ(state.Check(Play(12, 9, kMexicanTrain)).reason, Reason::kFirstTurnOwnTrainOnly);
+  EXPECT_EQ(state.Check(Play(12, 9, 0)).reason, Reason::kFirstTurnOwnTrainOnly);
+  EXPECT_EQ(state.Check({.kind = ActionKind::kDraw}).reason, Reason::kMayNotDraw);
+  EXPECT_EQ(state.Check({.kind = ActionKind::kPass}).reason, Reason::kMustPlay);
+  EXPECT_EQ(state.Check({.kind = ActionKind::kEndFirstTurn}).reason, Reason::kNothingPlayedYet);
+  state.Apply(Play(12, 11, 1));
+  EXPECT_EQ(state.Check({.kind = ActionKind::kPass}).reason, Reason::kFirstTurnStarted);
+  state.Apply(Play(11, 10, 1));
+  // Nothing more fits 10: the first turn ends by itself, and seat 0, with nothing for 12,
+  // passes without drawing and marks its train.
+  ASSERT_EQ(state.to_act(), 0);
+  EXPECT_EQ(state.Check({.kind = ActionKind::kDraw}).reason, Reason::kMayNotDraw);
+  const int boneyard = state.boneyard_count();
+  state.Apply({.kind = ActionKind::kPass});
+  EXPECT_TRUE(state.train(0).marked);
+  EXPECT_EQ(state.boneyard_count(), boneyard);
+  EXPECT_FALSE(state.in_first_turns());
+  // Later turns: the Mexican train and the marked train are open, the seat's own too.
+  ASSERT_EQ(state.to_act(), 1);
+  EXPECT_EQ(state.Check(Play(12, 9, kMexicanTrain)).reason, Reason::kNone);
+  EXPECT_EQ(state.Check(Play(12, 9, 0)).reason, Reason::kNone);
+  state.Apply(Play(12, 9, 0));
+  EXPECT_TRUE(state.train(0).marked) << "only a tile on its own train takes a marker off";
+}
+
+TEST(MexicanTrainTest, AnOpenDoubleFromTheFirstTurnsBindsTheNextPlayer) {
+  const Preset preset = TwoPlayers({T(12, 12)}, {T(12, 10), T(10, 10), T(10, 9), T(12, 8)}, {});
+  State state = Dealt(preset);
+  state.Apply(Play(12, 10, 1));
+  state.Apply(Play(10, 10, 1));
+  state.Apply({.kind = ActionKind::kEndFirstTurn});  // the double waits for everyone's first turn
+  ASSERT_EQ(state.to_act(), 0);
+  state.Apply({.kind = ActionKind::kPass});
+  ASSERT_EQ(state.to_act(), 1);
+  ASSERT_EQ(state.open_doubles(), std::vector<int>{1});
+  EXPECT_EQ(state.Check(Play(12, 8, kMexicanTrain)).reason, Reason::kBoundByDouble);
+  state.Apply(Play(10, 9, 1));
+  EXPECT_TRUE(state.open_doubles().empty());
+  EXPECT_EQ(state.to_act(), 0) << "the satisfying tile ends the turn";
+}
+
+TEST(MexicanTrainTest, ADoubleAsksForAnotherTileWithADrawOfItsOwn) {
+  const Preset preset = TwoPlayers({T(12, 12)}, {T(12, 11), T(11, 11)}, {T(11, 7), T(0, 0)});
+  State state = Dealt(preset);
+  state.Apply(Play(12, 11, 1));
+  state.Apply({.kind = ActionKind::kEndFirstTurn});
+  state.Apply({.kind = ActionKind::kPass});  // seat 0 has nothing for 12
+  ASSERT_EQ(state.to_act(), 1);
+  state.Apply(Play(11, 11, 1));
+  EXPECT_EQ(state.to_act(), 1) << "a double asks for another tile";
+  EXPECT_EQ(state.Check({.kind = ActionKind::kPass}).reason, Reason::kMustDraw);
+  state.Apply({.kind = ActionKind::kDraw});
+  EXPECT_EQ(state.Check({.kind = ActionKind::kDraw}).reason, Reason::kMustPlay);
+  state.Apply(Play(11, 7, 1));  // the drawn tile fits the double and is played
+  EXPECT_EQ(state.to_act(), 0);
+  EXPECT_TRUE(state.open_doubles().empty());
+}
+
 // Random legal play to the end, with every action put to Check first.
 TEST(MexicanTrainTest, RandomMatchesKeepEveryTileAndEnd) {
   for (int players = kMinPlayers; players <= kMaxPlayers; ++players) {
