@@ -158,6 +158,42 @@ TEST(MexicanTrainTest, ADoubleAsksForAnotherTileWithADrawOfItsOwn) {
   EXPECT_TRUE(state.open_doubles().empty());
 }
 
+TEST(MexicanTrainTest, AnEmptiedHandWaitsForEveryFirstTurnAndTheSearchSeatRotates) {
+  // Seat 1 lays its whole hand in its first turn, ending on a double; seat 0 still takes its
+  // first turn (it passes) before the round ends as seat 1 going out.
+  const std::vector<std::pair<int, int>> chain = {{12, 11}, {11, 10}, {10, 9}, {9, 8},   {8, 7},
+                                                  {7, 6},   {6, 5},   {5, 4},  {4, 3},   {3, 2},
+                                                  {2, 1},   {1, 0},   {0, 12}, {12, 10}, {10, 10}};
+  std::vector<TileId> seat1;
+  for (const auto& [a, b] : chain) seat1.push_back(T(a, b));
+  Preset preset = TwoPlayers({T(12, 12)}, seat1, {});
+  // Round 2 (engine 11-11): nobody holds it; the search starts at seat 1, which draws it first,
+  // and seat 0 still draws in that pass.
+  preset.rounds.push_back(TwoPlayers({}, {}, {T(11, 11), T(9, 4)}).rounds[0]);
+  State state = Dealt(preset);
+  ASSERT_EQ(state.to_act(), 1);
+  for (const auto& [a, b] : chain) {
+    ASSERT_EQ(state.Check(Play(a, b, 1)).reason, Reason::kNone) << a << "-" << b;
+    state.Apply(Play(a, b, 1));
+  }
+  EXPECT_TRUE(state.hand(1).empty());
+  EXPECT_EQ(state.round(), 0) << "the round waits for seat 0's first turn";
+  ASSERT_EQ(state.to_act(), 0);
+  int pips = 0;
+  for (const TileId tile : state.hand(0)) pips += DominoOf(tile).Pips();
+  state.Apply({.kind = ActionKind::kPass});
+  ASSERT_EQ(state.records().size(), 1u);
+  EXPECT_EQ(state.records()[0].went_out, 1);
+  EXPECT_EQ(state.records()[0].penalties, (std::vector<int>{pips, 0}));
+  EXPECT_EQ(state.round(), 1);
+  EXPECT_EQ(state.engine(), 11);
+  EXPECT_EQ(state.engine_owner(), 1);
+  EXPECT_EQ(state.hand(1).size(), 15u) << "16 after the draw, less the engine";
+  EXPECT_EQ(state.hand(0).size(), 16u);
+  EXPECT_EQ(state.to_act(), 0);
+  state.CheckInvariants();
+}
+
 // Random legal play to the end, with every action put to Check first.
 TEST(MexicanTrainTest, RandomMatchesKeepEveryTileAndEnd) {
   for (int players = kMinPlayers; players <= kMaxPlayers; ++players) {
