@@ -7,6 +7,7 @@
 #include "engine/core/status_macros.h"
 #include "engine/liars_dice/liars_dice_codec.h"
 #include "engine/liars_dice/liars_dice_sim.h"
+#include "engine/mexican_train/mexican_train_game.h"
 #include "engine/okey101/okey101_codec.h"
 #include "engine/okey51/okey51_codec.h"
 #include "engine/okey_classic/okey_classic_game.h"
@@ -20,6 +21,8 @@ const std::vector<Ruleset>& Rulesets() {
       {"okey", v1::GameSettings::kOkey, &okey_classic::NewGame, &okey_classic::Simulate},
       {"okey101", v1::GameSettings::kOkey101, &okey101::NewGame, &okey101::Simulate},
       {"okey51", v1::GameSettings::kOkey51, &okey51::NewGame, &okey51::Simulate},
+      {"mexican_train", v1::GameSettings::kMexicanTrain, &mexican_train::NewGame,
+       &mexican_train::Simulate},
   };
   return kRulesets;
 }

@@ -36,6 +36,24 @@ std::string TileName(TileId id) {
   return absl::StrCat(domino.low, "-", domino.high);
 }
 
+std::optional<TileId> ParseTile(std::string_view name) {
+  const size_t dash = name.find('-');
+  if (dash == std::string_view::npos) return std::nullopt;
+  int pips[2] = {0, 0};
+  const std::string_view parts[2] = {name.substr(0, dash), name.substr(dash + 1)};
+  for (int i = 0; i < 2; ++i) {
+    if (parts[i].empty() || parts[i].size() > 2) return std::nullopt;
+    for (const char c : parts[i]) {
+      if (c < '0' || c > '9') return std::nullopt;
+      pips[i] = pips[i] * 10 + (c - '0');
+    }
+    if (pips[i] > kHighPip || (parts[i].size() == 2 && parts[i][0] == '0')) return std::nullopt;
+  }
+  // One name per tile, the lower pip first, so that a move names a tile one way only.
+  if (pips[0] > pips[1]) return std::nullopt;
+  return IdOf(pips[0], pips[1]);
+}
+
 int HandSize(int players) {
   if (players <= 4) return 15;
   if (players <= 6) return 12;
@@ -87,7 +105,7 @@ absl::Status ValidatePreset(const Preset& preset, const Settings& settings) {
   return absl::OkStatus();
 }
 
-State::State(const Settings& settings, uint64_t seed, const Preset* preset)
+State::State(const Settings& settings, uint64_t seed, const Preset* preset, EventLog* events)
     : players_(settings.players),
       seed_(seed),
       preset_rounds_(preset != nullptr ? preset->rounds : std::vector<RoundPreset>{}),
@@ -95,10 +113,10 @@ State::State(const Settings& settings, uint64_t seed, const Preset* preset)
       trains_(settings.players),
       had_first_turn_(settings.players),
       totals_(settings.players) {
-  StartRound();
+  StartRound(events);
 }
 
-void State::StartRound() {
+void State::StartRound(EventLog* events) {
   std::vector<TileId> tiles(kTiles);
   std::iota(tiles.begin(), tiles.end(), TileId{0});
   Rng rng(DeriveSeed(seed_, static_cast<uint64_t>(round_)));
@@ -138,6 +156,12 @@ void State::StartRound() {
   drew_ = false;
   bound_ = false;
   to_act_ = (engine_owner_ + 1) % players_;
+  if (events != nullptr) {
+    events->Add({.kind = EventKind::kRoundStarted, .seat = engine_owner_, .value = round_});
+    for (int seat = 0; seat < players_; ++seat) {
+      events->Add({.kind = EventKind::kTilesDealt, .seat = seat});
+    }
+  }
 }
 
 void State::FindEngine() {
@@ -150,6 +174,7 @@ void State::FindEngine() {
     }
     return -1;
   };
+  search_draws_.assign(players_, 0);
   int owner = holder();
   // Nobody holds it: every seat draws one tile a pass, from the round's starting seat, and a
   // pass is always completed (a pass the boneyard cannot fill stops when it is empty).
@@ -157,6 +182,7 @@ void State::FindEngine() {
   while (owner < 0) {
     for (int i = 0; i < players_ && !boneyard_.empty(); ++i) {
       hands_[(start + i) % players_].push_back(boneyard_.back());
+      ++search_draws_[(start + i) % players_];
       boneyard_.pop_back();
     }
     owner = holder();
@@ -239,7 +265,7 @@ Refusal State::Check(const Action& action) const {
   return {Reason::kNotInHand, "unknown action"};
 }
 
-void State::Apply(const Action& action) {
+void State::Apply(const Action& action, EventLog* events) {
   const int seat = to_act_;
   switch (action.kind) {
     case ActionKind::kPlay: {
@@ -253,15 +279,25 @@ void State::Apply(const Action& action) {
       std::erase(open_doubles_, action.train);  // a tile on an open double satisfies it
       if (domino.IsDouble()) open_doubles_.push_back(action.train);
       ++played_this_turn_;
+      if (events != nullptr) {
+        events->Add({.kind = EventKind::kTilePlayed,
+                     .seat = seat,
+                     .tile = action.tile,
+                     .train = action.train,
+                     .value = train.end});
+      }
       if (!had_first_turn_[seat]) {
         // A first turn goes on until the seat ends it or nothing more fits its train.
         const bool more = std::any_of(hands_[seat].begin(), hands_[seat].end(),
                                       [&](TileId tile) { return Fits(tile, seat); });
-        if (!more) EndTurn();
+        if (!more) {
+          if (events != nullptr) events->Add({.kind = EventKind::kFirstTurnEnded, .seat = seat});
+          EndTurn(events);
+        }
         return;
       }
       if (hands_[seat].empty()) {
-        EndRound();  // a last tile, a double too, empties the hand at once
+        EndRound(events);  // a last tile, a double too, empties the hand at once
         return;
       }
       if (!bound_ && domino.IsDouble()) {
@@ -269,25 +305,31 @@ void State::Apply(const Action& action) {
         drew_ = false;
         return;
       }
-      EndTurn();
+      EndTurn(events);
       return;
     }
     case ActionKind::kDraw:
       hands_[seat].push_back(boneyard_.back());
       boneyard_.pop_back();
       drew_ = true;
+      if (events != nullptr) {
+        events->Add({.kind = EventKind::kDrew, .seat = seat, .value = boneyard_count()});
+        events->Add({.kind = EventKind::kTileDrawn, .seat = seat, .tile = hands_[seat].back()});
+      }
       return;
     case ActionKind::kPass:
       trains_[seat].marked = true;
-      EndTurn();
+      if (events != nullptr) events->Add({.kind = EventKind::kPassed, .seat = seat});
+      EndTurn(events);
       return;
     case ActionKind::kEndFirstTurn:
-      EndTurn();
+      if (events != nullptr) events->Add({.kind = EventKind::kFirstTurnEnded, .seat = seat});
+      EndTurn(events);
       return;
   }
 }
 
-void State::EndTurn() {
+void State::EndTurn(EventLog* events) {
   const int seat = to_act_;
   if (!had_first_turn_[seat]) {
     had_first_turn_[seat] = true;
@@ -299,7 +341,7 @@ void State::EndTurn() {
   to_act_ = (seat + 1) % players_;
   if (first_turns_left_ > 0) return;
   if (RoundOver()) {
-    EndRound();
+    EndRound(events);
     return;
   }
   bound_ = !open_doubles_.empty();
@@ -331,8 +373,8 @@ bool State::Blocked() const {
   return true;
 }
 
-void State::EndRound() {
-  RoundRecord record{.engine = engine(), .owner = engine_owner_};
+void State::EndRound(EventLog* events) {
+  RoundRecord record{.engine = engine(), .owner = engine_owner_, .hands = hands_};
   for (int seat = 0; seat < players_; ++seat) {
     int pips = 0;
     for (const TileId tile : hands_[seat]) pips += DominoOf(tile).Pips();
@@ -342,12 +384,13 @@ void State::EndRound() {
   }
   record.totals = totals_;
   records_.push_back(std::move(record));
+  if (events != nullptr) events->Add({.kind = EventKind::kRoundEnded, .value = round_});
   ++round_;
   if (round_ == kRounds) {
     to_act_ = -1;
     return;
   }
-  StartRound();
+  StartRound(events);
 }
 
 std::vector<Action> State::LegalActions() const {
@@ -409,6 +452,33 @@ void State::CheckInvariants() const {
     KAHVE_CHECK(!train.tiles.empty() && DominoOf(train.tiles.back()).IsDouble(),
                 "an open double is its train's last tile");
   }
+}
+
+bool State::operator==(const State& other) const {
+  auto same_train = [](const Train& a, const Train& b) {
+    return a.tiles == b.tiles && a.end == b.end && a.marked == b.marked && a.started == b.started;
+  };
+  for (int t = kMexicanTrain; t < players_; ++t) {
+    if (!same_train(TrainRef(t), other.TrainRef(t))) return false;
+  }
+  auto same_records = [](const std::vector<RoundRecord>& a, const std::vector<RoundRecord>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (a[i].went_out != b[i].went_out || a[i].hands != b[i].hands ||
+          a[i].penalties != b[i].penalties || a[i].totals != b[i].totals) {
+        return false;
+      }
+    }
+    return true;
+  };
+  return players_ == other.players_ && seed_ == other.seed_ && round_ == other.round_ &&
+         to_act_ == other.to_act_ && engine_owner_ == other.engine_owner_ &&
+         hands_ == other.hands_ && boneyard_ == other.boneyard_ &&
+         open_doubles_ == other.open_doubles_ && had_first_turn_ == other.had_first_turn_ &&
+         first_turns_left_ == other.first_turns_left_ &&
+         played_this_turn_ == other.played_this_turn_ && drew_ == other.drew_ &&
+         bound_ == other.bound_ && totals_ == other.totals_ &&
+         same_records(records_, other.records_);
 }
 
 }  // namespace kahve::engine::mexican_train

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -45,6 +46,8 @@ Domino DominoOf(TileId id);
 TileId IdOf(int a, int b);
 // "3-12" (low first).
 std::string TileName(TileId id);
+// A tile from its name ("3-12": the lower pip first, no leading zeros), or none.
+std::optional<TileId> ParseTile(std::string_view name);
 
 // Hand sizes by number of players: 15 (2-4), 12 (5-6), 10 (7-8), 8 (9-10).
 int HandSize(int players);
@@ -112,10 +115,36 @@ struct Train {
   bool started = false;
 };
 
+enum class EventKind : uint8_t {
+  kRoundStarted,    // value = round
+  kTilesDealt,      // seat; private
+  kTilePlayed,      // seat, tile, train, value = the train's end after it
+  kDrew,            // seat, value = boneyard left
+  kTileDrawn,       // seat, tile; private
+  kPassed,          // seat
+  kFirstTurnEnded,  // seat
+  kRoundEnded,      // value = round (records()[value])
+};
+
+struct Event {
+  EventKind kind;
+  int seat = -1;
+  TileId tile = 0;
+  int train = kMexicanTrain;
+  int value = 0;
+};
+
+// Recorded by the Game wrapper; playouts pass none.
+struct EventLog {
+  std::vector<Event> items;
+  void Add(const Event& event) { items.push_back(event); }
+};
+
 struct RoundRecord {
   int engine = 0;
   int owner = 0;
-  int went_out = -1;  // the seat whose hand emptied, -1 for a block
+  int went_out = -1;                       // the seat whose hand emptied, -1 for a block
+  std::vector<std::vector<TileId>> hands;  // left at the end
   std::vector<int> penalties;
   std::vector<int> totals;
 };
@@ -123,7 +152,8 @@ struct RoundRecord {
 class State {
  public:
   // Settings and preset must be valid.
-  State(const Settings& settings, uint64_t seed, const Preset* preset = nullptr);
+  State(const Settings& settings, uint64_t seed, const Preset* preset = nullptr,
+        EventLog* events = nullptr);
 
   int players() const { return players_; }
   bool over() const { return to_act_ < 0; }
@@ -140,10 +170,16 @@ class State {
   const std::vector<int>& open_doubles() const { return open_doubles_; }
   int total(int seat) const { return totals_[seat]; }
   const std::vector<RoundRecord>& records() const { return records_; }
+  // Tiles each seat drew in this round's engine search.
+  const std::vector<int>& search_draws() const { return search_draws_; }
+  // The seat to act has used its draw for the tile it owes.
+  bool drew() const { return drew_; }
+  // The seat to act must satisfy the oldest open double this turn.
+  bool bound() const { return bound_; }
 
   // Why the seat to act may not take `action` (reason kNone: it may).
   Refusal Check(const Action& action) const;
-  void Apply(const Action& action);
+  void Apply(const Action& action, EventLog* events = nullptr);
   // Every legal action of the seat to act.
   std::vector<Action> LegalActions() const;
 
@@ -151,23 +187,24 @@ class State {
   std::vector<int> Ranks() const;
   // Aborts when a redundant fact disagrees: every tile in exactly one place, trains chain.
   void CheckInvariants() const;
+  bool operator==(const State& other) const;
 
  private:
   const Train& TrainRef(int train) const {
     return train == kMexicanTrain ? mexican_ : trains_[train];
   }
   Train& TrainRef(int train) { return train == kMexicanTrain ? mexican_ : trains_[train]; }
-  void StartRound();
+  void StartRound(EventLog* events);
   void FindEngine();
   // Whether `seat` may play on `train` now, ignoring the tile.
   bool MayUse(int seat, int train) const;
   bool HasPlay() const;
   bool Fits(TileId tile, int train) const;
-  void EndTurn();
+  void EndTurn(EventLog* events);
   // The round ends on an empty hand (after the first turns) or a true block.
   bool RoundOver() const;
   bool Blocked() const;
-  void EndRound();
+  void EndRound(EventLog* events);
 
   int players_ = 4;
   uint64_t seed_ = 0;
@@ -177,6 +214,7 @@ class State {
   int engine_owner_ = 0;
   std::vector<std::vector<TileId>> hands_;
   std::vector<TileId> boneyard_;
+  std::vector<int> search_draws_;
   std::vector<Train> trains_;
   Train mexican_;
   std::vector<int> open_doubles_;

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
+
+#include "absl/strings/str_cat.h"
 
 namespace kahve::engine::mexican_train {
 namespace {
@@ -92,6 +95,13 @@ std::vector<TileId> LongestChain(const std::vector<TileId>& hand, int end) {
   int budget = 2000;
   Extend(hand, by_pip, used, end, chain, 0, best, best_pips, budget);
   return best;
+}
+
+absl::StatusOr<BotKind> ParseBotKind(std::string_view name) {
+  if (name == "random") return BotKind::kRandom;
+  if (name == "heuristic") return BotKind::kHeuristic;
+  return absl::NotFoundError(
+      absl::StrCat("no bot \"", std::string(name), "\"; the bots: random, heuristic"));
 }
 
 Action ChooseAction(BotKind kind, const SeatView& view, Rng& rng) {

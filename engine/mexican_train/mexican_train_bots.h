@@ -10,8 +10,10 @@
 // hand can follow it, then the most pips (tiles left cost their pips at the round's end); it
 // draws or passes only when nothing fits.
 
+#include <string_view>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "engine/core/rng.h"
 #include "engine/mexican_train/mexican_train.h"
 
@@ -36,6 +38,8 @@ class SeatView {
 };
 
 enum class BotKind { kRandom, kHeuristic };
+// "random" or "heuristic"; NotFound otherwise.
+absl::StatusOr<BotKind> ParseBotKind(std::string_view name);
 
 // The longest chain of `hand` tiles laid from `end`, in order (ties: the most pips).
 std::vector<TileId> LongestChain(const std::vector<TileId>& hand, int end);

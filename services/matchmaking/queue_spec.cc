@@ -55,6 +55,14 @@ absl::StatusOr<RulesetProfile> Normalize(v1::GameSettings& settings, int* prefer
       *min_seats = 4;
       return RulesetProfile{.has_partners = true, .bots = true};
     }
+    case v1::GameSettings::kMexicanTrain: {
+      v1::MexicanTrainSettings& train = *settings.mutable_mexican_train();
+      if (train.players() == 0) train.set_players(4);
+      // The table size the settings ask for: hand sizes follow the number of players.
+      *preferred = train.players();
+      *min_seats = train.players();
+      return RulesetProfile{.has_partners = false, .bots = true};
+    }
     default:
       return absl::InvalidArgumentError("settings: no ruleset set");
   }

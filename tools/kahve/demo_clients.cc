@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "tools/kahve/table_bot.h"
 
@@ -82,6 +83,51 @@ v1::Move ChooseOkeyMove(const v1::View& view, engine::Rng& /*rng*/) {
   return move;
 }
 
+// Mexican Train as a simple client plays it from its view: the first tile of its sorted hand that
+// fits a train it may use, else a draw, else a pass.
+v1::Move ChooseMexicanTrainMove(const v1::View& view, engine::Rng& /*rng*/) {
+  const v1::MexicanTrainView& table = view.mexican_train();
+  const int seat = view.seat();
+  std::vector<int> trains;  // -1 is the Mexican train
+  if (table.first_turn()) {
+    trains = {seat};
+  } else if (table.bound()) {
+    trains = {table.open_doubles(0)};
+  } else {
+    trains = {seat, -1};
+    for (int other = 0; other < table.trains_size(); ++other) {
+      if (other != seat && table.trains(other).marked()) trains.push_back(other);
+    }
+  }
+  v1::Move move;
+  v1::MexicanTrainMove* train_move = move.mutable_mexican_train();
+  for (const std::string& tile : table.my_hand()) {
+    const size_t dash = tile.find('-');
+    const int low = std::atoi(tile.substr(0, dash).c_str());
+    const int high = std::atoi(tile.substr(dash + 1).c_str());
+    for (const int train : trains) {
+      const int end = train < 0 ? table.mexican().end() : table.trains(train).end();
+      if (low == end || high == end) {
+        train_move->mutable_play()->set_tile(tile);
+        train_move->mutable_play()->set_train(train);
+        return move;
+      }
+    }
+  }
+  if (!table.first_turn() && !table.drew() && table.boneyard_count() > 0) {
+    train_move->mutable_draw();
+  } else {
+    train_move->mutable_pass();
+  }
+  return move;
+}
+
+DemoClient MexicanTrain() {
+  DemoClient client{.ruleset = "mexican_train", .players = 4, .choose = &ChooseMexicanTrainMove};
+  client.settings.mutable_mexican_train()->set_players(4);
+  return client;
+}
+
 DemoClient Okey() {
   DemoClient client{.ruleset = "okey", .players = 4, .choose = &ChooseOkeyMove};
   // One deal: clients that never win would otherwise play on for ever.
@@ -106,7 +152,8 @@ DemoClient Okey101() {
 }  // namespace
 
 const std::vector<DemoClient>& DemoClients() {
-  static const std::vector<DemoClient> clients = {LiarsDice(), Okey(), Okey51(), Okey101()};
+  static const std::vector<DemoClient> clients = {LiarsDice(), Okey(), Okey51(), Okey101(),
+                                                  MexicanTrain()};
   return clients;
 }
 

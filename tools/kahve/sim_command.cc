@@ -71,6 +71,15 @@ absl::StatusOr<v1::GameSettings> SettingsFromFlags(std::string_view game) {
     okey->set_doubling(absl::GetFlag(FLAGS_doubling));
     return settings;
   }
+  if (game == "mexican_train") {
+    if (absl::GetFlag(FLAGS_dice) != 0 || absl::GetFlag(FLAGS_rounds) != 0 ||
+        absl::GetFlag(FLAGS_deals) != 0 || absl::GetFlag(FLAGS_teams) ||
+        absl::GetFlag(FLAGS_doubling)) {
+      return absl::InvalidArgumentError("mexican_train takes only --players (2..10)");
+    }
+    settings.mutable_mexican_train()->set_players(absl::GetFlag(FLAGS_players));
+    return settings;
+  }
   return absl::NotFoundError(std::string("no sim settings for ") + std::string(game));
 }
 
