@@ -274,7 +274,6 @@ void State::Apply(const Action& action, EventLog* events) {
       const Domino domino = DominoOf(action.tile);
       train.tiles.push_back(action.tile);
       train.end = domino.Other(train.end);
-      train.started = true;
       if (action.train == seat) train.marked = false;
       std::erase(open_doubles_, action.train);  // a tile on an open double satisfies it
       if (domino.IsDouble()) open_doubles_.push_back(action.train);
@@ -456,7 +455,7 @@ void State::CheckInvariants() const {
 
 bool State::operator==(const State& other) const {
   auto same_train = [](const Train& a, const Train& b) {
-    return a.tiles == b.tiles && a.end == b.end && a.marked == b.marked && a.started == b.started;
+    return a.tiles == b.tiles && a.end == b.end && a.marked == b.marked;
   };
   for (int t = kMexicanTrain; t < players_; ++t) {
     if (!same_train(TrainRef(t), other.TrainRef(t))) return false;

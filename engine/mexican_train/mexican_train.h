@@ -112,7 +112,6 @@ struct Train {
   std::vector<TileId> tiles;
   int end = 0;          // the pip a tile must match
   bool marked = false;  // personal trains only
-  bool started = false;
 };
 
 enum class EventKind : uint8_t {

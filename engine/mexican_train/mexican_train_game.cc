@@ -140,9 +140,10 @@ MoveOutcome MexicanTrainGame::DoApply(int seat, const v1::Move& move) {
     case v1::MexicanTrainMove::kPlay: {
       const std::optional<TileId> tile = ParseTile(proto.play().tile());
       if (!tile.has_value()) {
-        return Rejected(v1::MEXICAN_TRAIN_UNKNOWN_TILE,
-                        absl::StrCat("play.tile: \"", proto.play().tile(),
-                                     "\" is no tile (two pips 0..12, the lower first, as \"3-12\")"));
+        return Rejected(
+            v1::MEXICAN_TRAIN_UNKNOWN_TILE,
+            absl::StrCat("play.tile: \"", proto.play().tile(),
+                         "\" is no tile (two pips 0..12, the lower first, as \"3-12\")"));
       }
       action = {.kind = ActionKind::kPlay, .tile = *tile, .train = proto.play().train()};
       break;

@@ -144,8 +144,7 @@ int State::OpeningNeeds() const {
 }
 
 Refusal State::Check(const Action& action) const {
-  const std::vector<Tile>& hand = hands_[to_act_];
-  const int hand_size = static_cast<int>(hand.size());
+  const int hand_size = static_cast<int>(hands_[to_act_].size());
   switch (action.kind) {
     case ActionKind::kDraw:
       if (drawn_) return {Reason::kAlreadyDrawn, "this turn's draw is done; lay tiles or discard"};
@@ -170,9 +169,7 @@ Refusal State::Check(const Action& action) const {
       return CheckLay(action, action.kind, codes_[to_act_], hand_size, std::nullopt);
     case ActionKind::kDiscard: {
       if (!drawn_) return {Reason::kMustDraw, "draw from the deck or take the discard first"};
-      const bool held = std::any_of(hand.begin(), hand.end(),
-                                    [&](Tile tile) { return CodeOf(tile) == action.tile; });
-      if (!held) {
+      if (action.tile >= kCodes || codes_[to_act_][action.tile] == 0) {
         return {Reason::kTileNotInHand, absl::StrCat("the hand holds no ", CodeName(action.tile))};
       }
       return {};
