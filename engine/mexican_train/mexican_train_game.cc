@@ -104,6 +104,7 @@ class MexicanTrainGame final : public Game {
     const auto* same = dynamic_cast<const MexicanTrainGame*>(&other);
     return same != nullptr && move_number() == same->move_number() && *state_ == *same->state_;
   }
+  absl::StatusOr<v1::Hints> Hints(int seat) const override;
   std::vector<std::string> BotKinds() const override { return {"random", "heuristic"}; }
   absl::StatusOr<v1::Move> BotMove(int seat, std::string_view kind,
                                    uint64_t bot_seed) const override {
@@ -270,6 +271,31 @@ v1::View MexicanTrainGame::DoView(int seat) const {
     for (const int penalty : record.penalties) scores->add_penalties(penalty);
   }
   return view;
+}
+
+// Always on: the seed's tables offer a hint, drawn from the seat's own view like the bots' moves.
+absl::StatusOr<v1::Hints> MexicanTrainGame::Hints(int seat) const {
+  if (seat < 0 || seat >= state_->players()) {
+    return absl::FailedPreconditionError("hints are for a seat's hand; a spectator has none");
+  }
+  if (state_->over()) return absl::FailedPreconditionError("the game is over");
+  const SeatView view(*state_, seat);
+  v1::Hints hints;
+  v1::MexicanTrainHints* train = hints.mutable_mexican_train();
+  for (const Action& action : view.LegalActions()) {
+    *train->add_legal() = ActionToMove(action).mexican_train();
+  }
+  if (view.to_act()) {
+    // The heuristic bot draws on its Rng only to pick between moves that are not plays, of which
+    // a turn offers one at a time; a fixed seed keeps the hint stable.
+    Rng rng(0);
+    *train->mutable_suggested() =
+        ActionToMove(ChooseAction(BotKind::kHeuristic, view, rng)).mexican_train();
+  }
+  for (const TileId tile : LongestChain(view.hand(), view.train(seat).end)) {
+    train->add_own_train_plan(TileName(tile));
+  }
+  return hints;
 }
 
 v1::Result MexicanTrainGame::Result() const {

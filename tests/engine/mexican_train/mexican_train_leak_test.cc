@@ -1,6 +1,6 @@
 // Mexican Train's hidden information: until a round's end shows every hand, no event or view a
-// seat (or a spectator) may see names a tile that seat could not know: its own hand and draws,
-// the tiles on the table and the engine. A drawn tile is named only to its drawer.
+// seat (or a spectator) may see, and no hint, names a tile that seat could not know: its own hand
+// and draws, the tiles on the table and the engine. A drawn tile is named only to its drawer.
 
 #include <memory>
 #include <set>
@@ -60,6 +60,16 @@ TEST(MexicanTrainLeakTest, NoSeatSeesAnotherSeatsTilesBeforeTheRoundEnds) {
         for (const std::string& tile : view.my_hand()) {
           EXPECT_TRUE(seat >= 0 && own[seat].count(tile) == 1)
               << "seat " << seat << " sees " << tile << " it never held";
+        }
+        if (seat == kSpectator) continue;
+        // Hints name only the seat's own tiles: its moves, the bot's choice, its plan.
+        const v1::MexicanTrainHints hints = game->Hints(seat).value().mexican_train();
+        std::set<std::string> hinted(hints.own_train_plan().begin(), hints.own_train_plan().end());
+        for (const v1::MexicanTrainMove& move : hints.legal()) hinted.insert(move.play().tile());
+        hinted.insert(hints.suggested().play().tile());
+        hinted.erase("");
+        for (const std::string& tile : hinted) {
+          EXPECT_EQ(own[seat].count(tile), 1u) << "a hint to seat " << seat << " names " << tile;
         }
       }
       const int seat = game->SeatsToAct()[0];
