@@ -1,10 +1,11 @@
 #ifndef KAHVE_SERVICES_TABLE_LIVE_TABLE_H_
 #define KAHVE_SERVICES_TABLE_LIVE_TABLE_H_
 
-// One table as its host keeps it (private to TableHost's files).
+// One table as its host keeps it, and the helpers its calls share (private to TableHost's files).
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,24 @@ struct TableHost::LiveTable {
   // A write to the log was refused: the table takes nothing more until reloaded.
   bool broken ABSL_GUARDED_BY(mu) = false;
 };
+
+template <typename Response>
+void TableHost::AnswerWhenDurable(const TablePtr& table, const std::optional<AppliedEntry>& applied,
+                                  Response response,
+                                  std::function<void(absl::StatusOr<Response>)> done) {
+  if (!applied.has_value()) {
+    // A repeat that changed nothing: answered once what it repeats is durable.
+    WhenDurable(table, [done, response] { done(response); });
+    return;
+  }
+  Persist(table, *applied, [done, response](absl::Status status) {
+    if (status.ok()) {
+      done(response);
+    } else {
+      done(status);
+    }
+  });
+}
 
 }  // namespace kahve::table
 

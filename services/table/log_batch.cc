@@ -67,7 +67,8 @@ constexpr char kDiagnoseEntriesSql[] =
     "  LEFT JOIN table_tables t ON t.table_id = u.table_id"
     "  LEFT JOIN table_log l ON l.table_id = u.table_id AND l.seq = u.seq";
 
-// Marks tables finished and queues their results. Both idempotent, for a repeated batch.
+// Marks tables finished and queues their results (none for a practice table, whose payload is
+// empty). Both idempotent, for a repeated batch.
 constexpr char kFinishTables[] = "table_log_finish_tables";
 const std::string& FinishTablesSql() {
   static const std::string* sql = new std::string(absl::StrCat(
@@ -80,7 +81,8 @@ const std::string& FinishTablesSql() {
       ") "
       "INSERT INTO table_outbox (match_id, payload, created_us, attempts, next_attempt_us) "
       "SELECT match_id, decode(payload_hex, 'hex'), ",
-      kNowUsSql, ", 0, ", kNowUsSql, " FROM input ON CONFLICT (match_id) DO NOTHING"));
+      kNowUsSql, ", 0, ", kNowUsSql,
+      " FROM input WHERE payload_hex <> '' ON CONFLICT (match_id) DO NOTHING"));
   return *sql;
 }
 

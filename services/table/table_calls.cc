@@ -130,17 +130,7 @@ void TableHost::Resign(const common::Identity& caller, const v1::ResignRequest& 
     }
     v1::ResignResponse response;
     response.set_seq(resigned->seq);
-    if (resigned->applied.has_value()) {
-      Persist(table, *resigned->applied, [done, response](absl::Status status) {
-        if (status.ok()) {
-          done(response);
-        } else {
-          done(status);
-        }
-      });
-    } else {
-      WhenDurable(table, [done, response] { done(response); });
-    }
+    AnswerWhenDurable(table, resigned->applied, std::move(response), std::move(done));
   }
   Reschedule(table);
 }
@@ -176,6 +166,9 @@ void TableHost::GetView(const common::Identity& caller, const v1::GetViewRequest
         response.set_seq(table.session->seq());
         for (v1::SeatStatus& status : table.session->SeatStatuses()) {
           *response.add_seats() = std::move(status);
+        }
+        if (table.session->practice()) {
+          *response.mutable_practice() = table.session->PracticeState();
         }
         return absl::StatusOr<v1::GetViewResponse>(std::move(response));
       },

@@ -191,6 +191,10 @@ void TableHost::CreateTable(const v1::CreateTableRequest& request, bool admin, C
     done(absl::InvalidArgumentError("seed: set at most one of seed and deal"));
     return;
   }
+  OpenTable(request, /*practice=*/false, std::move(done));
+}
+
+void TableHost::OpenTable(const v1::CreateTableRequest& request, bool practice, CreateDone done) {
   const std::string fingerprint =
       CreateFingerprint(request.match_id(), request.settings(), request.options(), request.seats());
   auto answer = [this](const std::string& table_id, const TableSession& session) {
@@ -242,6 +246,7 @@ void TableHost::CreateTable(const v1::CreateTableRequest& request, bool admin, C
   *created->mutable_settings() = request.settings();
   *created->mutable_options() = request.options();
   *created->mutable_seats() = request.seats();
+  created->set_practice(practice);
   if (request.has_deal()) *created->mutable_deal() = request.deal();
   created->mutable_deal()->set_seed(request.has_seed()   ? request.seed()
                                     : request.has_deal() ? request.deal().seed()
@@ -292,11 +297,15 @@ void TableHost::Persist(const TablePtr& table, const AppliedEntry& applied,
   std::optional<Finished> finished;
   if (applied.result.has_value()) {
     const absl::Time ended = FromTimestamp(applied.entry.at());
-    finished = Finished{.finished_us = Micros(ended),
-                        .match_id = table->session->match_id(),
-                        .record_match_request_bytes =
-                            MatchResultOf(*table->session, table->ruleset, table->created_at, ended)
-                                .SerializeAsString()};
+    // A practice game is never rated: nothing goes to the outbox.
+    finished =
+        Finished{.finished_us = Micros(ended),
+                 .match_id = table->session->match_id(),
+                 .record_match_request_bytes =
+                     table->session->practice()
+                         ? std::string()
+                         : MatchResultOf(*table->session, table->ruleset, table->created_at, ended)
+                               .SerializeAsString()};
     table->finished_at = ended;
   }
   if (applied.entry.has_move() && applied.entry.move().by_bot()) {

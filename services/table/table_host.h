@@ -80,6 +80,16 @@ class TableHost {
   // elsewhere: ALREADY_EXISTS naming the table. `admin` allows an explicit seed or deal.
   void CreateTable(const v1::CreateTableRequest& request, bool admin, CreateDone done);
 
+  using PracticeCreateDone = std::function<void(absl::StatusOr<v1::CreatePracticeTableResponse>)>;
+  // Opens a practice table for `caller` at the seat asked for, bots at the others (a retry with
+  // the same request id gets the same table).
+  void CreatePracticeTable(const common::Identity& caller,
+                           const v1::CreatePracticeTableRequest& request, PracticeCreateDone done);
+  // Pause, Resume, Undo or Redo (`kind`) at a practice table, answered once durable.
+  void Practice(const common::Identity& caller, const v1::PracticeRequest& request,
+                v1::PracticeChange::Kind kind,
+                std::function<void(absl::StatusOr<v1::PracticeResponse>)> done);
+
   using PlayDone =
       std::function<void(absl::Status, v1::PlayResponse, std::optional<v1::PlayRejection>)>;
   void Play(const common::Identity& caller, const v1::PlayRequest& request, absl::Time received,
@@ -108,6 +118,9 @@ class TableHost {
   absl::StatusOr<v1::Replay> GetReplay(const std::string& table_id, bool admin);
 
   int live_tables() const;
+  // host:port clients should dial for this host's tables (CreatePracticeTableResponse); known
+  // once the server listens.
+  void SetEndpoint(std::string endpoint);
   // Stop taking tables and moves, wait until the log has committed what was accepted, then end
   // every stream with UNAVAILABLE (clients reconnect to the table's next host).
   void BeginShutdown();
@@ -116,6 +129,8 @@ class TableHost {
   struct LiveTable;
   using TablePtr = std::shared_ptr<LiveTable>;
 
+  // CreateTable's work once the caller's rights are checked; `practice` marks the table as one.
+  void OpenTable(const v1::CreateTableRequest& request, bool practice, CreateDone done);
   TablePtr Find(const std::string& table_id) const;
   absl::StatusOr<TablePtr> FindForCall(const std::string& table_id) const;
   // Finds the table and the caller's seat (`seat_token`), then once the table's state is durable
@@ -137,6 +152,11 @@ class TableHost {
                  const std::function<void(absl::Status)>& then);
   // Runs `fn` under the table's lock once everything applied is durable.
   void WhenDurable(const TablePtr& table, std::function<void()> fn);
+  // Answers `done` with `response` once `applied` (if any; else everything so far) is durable, or
+  // with the log's error.
+  template <typename Response>
+  void AnswerWhenDurable(const TablePtr& table, const std::optional<AppliedEntry>& applied,
+                         Response response, std::function<void(absl::StatusOr<Response>)> done);
   void StartStream(LiveTable& table, UpdateStream* stream);
   void Reschedule(const TablePtr& table);
   void ClockLoop();
@@ -150,6 +170,7 @@ class TableHost {
   mutable absl::Mutex mu_;
   absl::flat_hash_map<std::string, TablePtr> tables_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, std::string> table_of_match_ ABSL_GUARDED_BY(mu_);
+  std::string endpoint_ ABSL_GUARDED_BY(mu_);
   // Set by BeginShutdown. Atomic so calls can read it under a table's lock (mu_ is taken before
   // a table's lock, never after): a call that sees it clear attaches its stream before
   // BeginShutdown visits the table, so no stream or move slips past the drain.

@@ -95,6 +95,7 @@ class TableProcess final : public common::ServiceProcess {
     endpoint_ = absl::GetFlag(FLAGS_advertise).empty()
                     ? absl::StrCat(Hostname(), ":", server_.port())
                     : absl::GetFlag(FLAGS_advertise);
+    host_.SetEndpoint(endpoint_);
     // Finished matches go to the rating service from the durable outbox, retried until
     // acknowledged.
     rating_ = v1::RatingService::NewStub(common::ChannelToRatingService());

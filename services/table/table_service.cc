@@ -184,4 +184,59 @@ grpc::ServerUnaryReactor* TableService::GetReplay(grpc::CallbackServerContext* c
   return reactor;
 }
 
+grpc::ServerUnaryReactor* TableService::CreatePracticeTable(
+    grpc::CallbackServerContext* context, const v1::CreatePracticeTableRequest* request,
+    v1::CreatePracticeTableResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  // Any player may open a practice table for themselves: it is never rated.
+  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr);
+  if (!caller) return reactor;
+  host_->CreatePracticeTable(
+      *caller, *request,
+      [reactor, response](absl::StatusOr<v1::CreatePracticeTableResponse> created) {
+        if (created.ok()) *response = std::move(created).value();
+        reactor->Finish(common::ToGrpcStatus(created.status()));
+      });
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* TableService::Practice(grpc::CallbackServerContext* context,
+                                                 const v1::PracticeRequest* request,
+                                                 v1::PracticeResponse* response,
+                                                 v1::PracticeChange::Kind kind) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr);
+  if (!caller) return reactor;
+  host_->Practice(*caller, *request, kind,
+                  [reactor, response](absl::StatusOr<v1::PracticeResponse> changed) {
+                    if (changed.ok()) *response = std::move(changed).value();
+                    reactor->Finish(common::ToGrpcStatus(changed.status()));
+                  });
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* TableService::Pause(grpc::CallbackServerContext* context,
+                                              const v1::PracticeRequest* request,
+                                              v1::PracticeResponse* response) {
+  return Practice(context, request, response, v1::PracticeChange::PAUSED);
+}
+
+grpc::ServerUnaryReactor* TableService::Resume(grpc::CallbackServerContext* context,
+                                               const v1::PracticeRequest* request,
+                                               v1::PracticeResponse* response) {
+  return Practice(context, request, response, v1::PracticeChange::RESUMED);
+}
+
+grpc::ServerUnaryReactor* TableService::Undo(grpc::CallbackServerContext* context,
+                                             const v1::PracticeRequest* request,
+                                             v1::PracticeResponse* response) {
+  return Practice(context, request, response, v1::PracticeChange::UNDONE);
+}
+
+grpc::ServerUnaryReactor* TableService::Redo(grpc::CallbackServerContext* context,
+                                             const v1::PracticeRequest* request,
+                                             v1::PracticeResponse* response) {
+  return Practice(context, request, response, v1::PracticeChange::REDONE);
+}
+
 }  // namespace kahve::table

@@ -40,8 +40,27 @@ class TableService final : public v1::TableService::CallbackService {
   grpc::ServerUnaryReactor* GetReplay(grpc::CallbackServerContext* context,
                                       const v1::GetReplayRequest* request,
                                       v1::Replay* response) override;
+  grpc::ServerUnaryReactor* CreatePracticeTable(grpc::CallbackServerContext* context,
+                                                const v1::CreatePracticeTableRequest* request,
+                                                v1::CreatePracticeTableResponse* response) override;
+  grpc::ServerUnaryReactor* Pause(grpc::CallbackServerContext* context,
+                                  const v1::PracticeRequest* request,
+                                  v1::PracticeResponse* response) override;
+  grpc::ServerUnaryReactor* Resume(grpc::CallbackServerContext* context,
+                                   const v1::PracticeRequest* request,
+                                   v1::PracticeResponse* response) override;
+  grpc::ServerUnaryReactor* Undo(grpc::CallbackServerContext* context,
+                                 const v1::PracticeRequest* request,
+                                 v1::PracticeResponse* response) override;
+  grpc::ServerUnaryReactor* Redo(grpc::CallbackServerContext* context,
+                                 const v1::PracticeRequest* request,
+                                 v1::PracticeResponse* response) override;
 
  private:
+  grpc::ServerUnaryReactor* Practice(grpc::CallbackServerContext* context,
+                                     const v1::PracticeRequest* request,
+                                     v1::PracticeResponse* response, v1::PracticeChange::Kind kind);
+
   TableHost* host_;
   const common::Authenticator* authenticator_;
   common::WorkerPool* workers_;

@@ -95,8 +95,13 @@ absl::StatusOr<AppliedEntry> TableSession::ApplyEntry(const v1::TableLogEntry& e
     if (!check.ok()) return check;
     ApplySeatChange(entry.seat_change(), entry.seq());
     applied.entry = entry;
+  } else if (entry.has_practice()) {
+    absl::StatusOr<AppliedEntry> practice = ApplyPractice(entry);
+    if (!practice.ok()) return practice.status();
+    applied = *std::move(practice);
   } else {
-    return absl::InvalidArgumentError("entry: only moves and seat changes follow the creation");
+    return absl::InvalidArgumentError(
+        "entry: only moves, seat changes and practice changes follow the creation");
   }
   seq_ = entry.seq();
   last_at_ = FromTimestamp(entry.at());
@@ -118,6 +123,8 @@ absl::StatusOr<AppliedEntry> TableSession::ApplyMove(const v1::TableLogEntry& en
   } else if (played.bot_reason().empty()) {
     return absl::InvalidArgumentError("move.bot_reason: a bot move names its reason");
   }
+  // Bots wait too: NextDue plans no move while paused.
+  if (paused_) return absl::FailedPreconditionError("the table is paused; Resume to play on");
   if (!played.request_id().empty() && requests_.count({seat, played.request_id()}) > 0) {
     return absl::AlreadyExistsError("move.request_id: already used by an earlier move");
   }
@@ -126,13 +133,14 @@ absl::StatusOr<AppliedEntry> TableSession::ApplyMove(const v1::TableLogEntry& en
     if (rejection != nullptr) *rejection = outcome.rejection;
     return absl::Status(RejectionCode(outcome.rejection.reason()), outcome.rejection.message());
   }
-  Seat& mover = seats_[seat];
-  ++(played.by_bot() ? mover.bot_moves : mover.human_moves);
   v1::ReplayMove& record = moves_.emplace_back();
   record.set_seat(seat);
   *record.mutable_move() = played.move();
   record.set_by_bot(played.by_bot());
   record.set_bot_reason(played.bot_reason());
+  CountMove(record);
+  // A new decision of the player replaces what could have been played again.
+  if (!played.by_bot()) redo_.clear();
   if (!played.request_id().empty()) Remember(seat, played, entry.seq(), outcome.events);
 
   AppliedEntry applied;
@@ -188,6 +196,11 @@ void TableSession::ApplySeatChange(const v1::SeatChange& change, uint64_t seq) {
   }
 }
 
+void TableSession::CountMove(const v1::ReplayMove& move) {
+  Seat& mover = seats_[move.seat()];
+  ++(move.by_bot() ? mover.bot_moves : mover.human_moves);
+}
+
 void TableSession::Record(const AppliedEntry& applied) {
   recent_.push_back(applied);
   if (recent_.size() > kRecentEntries) recent_.pop_front();
@@ -198,6 +211,10 @@ void TableSession::Record(const AppliedEntry& applied) {
 // round, okey51's several moves in one turn).
 void TableSession::RestartTurnClocks(const v1::TableLogEntry& entry) {
   const absl::Time at = FromTimestamp(entry.at());
+  // After a resume, undo or redo every seat to act starts afresh: a bot waits its delay again.
+  if (entry.has_practice()) {
+    for (Seat& seat : seats_) seat.turn_started.reset();
+  }
   const std::vector<int> to_act = game_->SeatsToAct();
   for (int index = 0; index < num_seats(); ++index) {
     Seat& seat = seats_[index];

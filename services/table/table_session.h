@@ -39,6 +39,7 @@ inline constexpr char kReasonResigned[] = "resigned";
 inline constexpr int kDefaultAwayGraceSeconds = 10;
 inline constexpr int kMaxTurnSeconds = 24 * 3600;
 inline constexpr int kMaxAwayGraceSeconds = 3600;
+inline constexpr int kMaxBotDelayMs = 10000;
 // Entries kept for resuming streams; older gaps get a fresh snapshot.
 inline constexpr size_t kRecentEntries = 256;
 // Request ids remembered for idempotent retries; the oldest are forgotten first.
@@ -65,6 +66,15 @@ struct PlayResult {
   // A retry of an accepted request: answered from memory, nothing new to persist.
   bool duplicate = false;
   // The new entry to persist and broadcast: set exactly for a newly accepted move.
+  std::optional<AppliedEntry> applied;
+};
+
+// The answer to a practice call (Pause, Resume, Undo, Redo).
+struct PracticeResult {
+  // The seq of the change; the table's current seq when nothing changed.
+  uint64_t seq = 0;
+  // The new entry to persist and broadcast; empty for a pause of a paused table (or a resume of a
+  // running one), which changes nothing.
   std::optional<AppliedEntry> applied;
 };
 
@@ -134,6 +144,15 @@ class TableSession {
   // A stream of `seat` closed; with none left, its away grace starts now.
   void StreamClosed(int seat, absl::Time now);
 
+  // Practice tables (docs/practice.md): pauses, resumes, takes back the player's last decision with
+  // the bot moves after it, or plays again what the last undo took back. FAILED_PRECONDITION on a
+  // table that is not a practice table, a finished game, a resigned seat, nothing to undo or redo;
+  // ABORTED for a stale expected_seq; PERMISSION_DENIED for a spectator.
+  absl::StatusOr<PracticeResult> Practice(int seat, v1::PracticeChange::Kind kind,
+                                          std::optional<uint64_t> expected_seq, absl::Time now);
+  bool practice() const { return created_.practice(); }
+  v1::PracticeState PracticeState() const;
+
   // The earliest time Due has something to do: an away grace or a turn running out, or a seat a
   // bot plays being to act (then a time already past). InfiniteFuture when nothing is pending.
   absl::Time NextDeadline() const;
@@ -187,6 +206,14 @@ class TableSession {
   // *rejection (may be null).
   absl::StatusOr<AppliedEntry> ApplyEntry(const v1::TableLogEntry& entry, v1::Rejection* rejection);
   absl::Status CheckSeatChange(const v1::SeatChange& change) const;
+  absl::StatusOr<AppliedEntry> ApplyPractice(const v1::TableLogEntry& entry);
+  // How many moves an undo would take back now: the last move of the player and every one after
+  // it; 0 when the player has made none.
+  int UndoCount() const;
+  // The game replayed from the deal with only moves_[0, keep); moves_ and the move counts follow.
+  absl::Status Rebuild(size_t keep);
+  absl::Status PlayAgain(const std::vector<v1::ReplayMove>& moves);
+  void CountMove(const v1::ReplayMove& move);
   absl::StatusOr<AppliedEntry> ApplyMove(const v1::TableLogEntry& entry, v1::Rejection* rejection);
   void ApplySeatChange(const v1::SeatChange& change, uint64_t seq);
   void Record(const AppliedEntry& applied);
@@ -202,6 +229,7 @@ class TableSession {
   // Why a bot should move for `seat` (which may act) at `now`; empty when it should not.
   std::string TakeoverReason(int seat, absl::Time now) const;
   absl::Duration away_grace() const;
+  absl::Duration bot_delay() const;
   std::optional<absl::Time> TurnDeadline(int seat) const;
 
   v1::TableCreated created_;
@@ -213,7 +241,11 @@ class TableSession {
   std::deque<AppliedEntry> recent_;
   std::map<RequestKey, RememberedRequest> requests_;
   std::deque<RequestKey> request_order_;  // oldest first, for eviction
+  // Every move in force (an undo takes moves out), in order.
   std::vector<v1::ReplayMove> moves_;
+  // Practice tables: whether paused, and what each undo took back (the latest last), for redo.
+  bool paused_ = false;
+  std::vector<std::vector<v1::ReplayMove>> redo_;
 };
 
 }  // namespace kahve::table

@@ -10,6 +10,10 @@
 
 namespace kahve::table {
 
+absl::Duration TableSession::bot_delay() const {
+  return absl::Milliseconds(created_.options().bot_delay_ms());
+}
+
 absl::Duration TableSession::away_grace() const {
   const int seconds = created_.options().away_grace_seconds();
   return absl::Seconds(seconds > 0 ? seconds : kDefaultAwayGraceSeconds);
@@ -18,7 +22,9 @@ absl::Duration TableSession::away_grace() const {
 std::optional<absl::Time> TableSession::TurnDeadline(int seat) const {
   const Seat& state = seats_[seat];
   const int turn_seconds = created_.options().turn_seconds();
-  if (turn_seconds <= 0 || state.is_bot() || !state.turn_started.has_value()) return std::nullopt;
+  // A practice table waits for its player: no turn limit.
+  if (turn_seconds <= 0 || practice() || state.is_bot() || !state.turn_started.has_value())
+    return std::nullopt;
   return *state.turn_started + absl::Seconds(turn_seconds);
 }
 
@@ -57,18 +63,19 @@ std::string TableSession::TakeoverReason(int seat, absl::Time now) const {
 }
 
 absl::Time TableSession::NextDeadline() const {
-  if (game_->IsOver()) return absl::InfiniteFuture();
+  if (game_->IsOver() || paused_) return absl::InfiniteFuture();
   absl::Time next = absl::InfiniteFuture();
   for (const Seat& seat : seats_) {
-    if (!seat.is_bot() && !seat.resigned && !seat.away && seat.streams == 0) {
+    // A practice table's player is never away: the game waits for them.
+    if (!seat.is_bot() && !seat.resigned && !seat.away && seat.streams == 0 && !practice()) {
       next = std::min(next, seat.disconnected_since + away_grace());
     }
   }
   for (int seat : game_->SeatsToAct()) {
     const Seat& state = seats_[seat];
     if (state.is_bot() || state.resigned || state.away) {
-      // Due since the seat began to act, so already past.
-      next = std::min(next, state.turn_started.value_or(last_at_));
+      // Due the bot delay after the seat began to act.
+      next = std::min(next, state.turn_started.value_or(last_at_) + bot_delay());
     } else if (const std::optional<absl::Time> deadline = TurnDeadline(seat)) {
       next = std::min(next, *deadline);
     }
@@ -77,9 +84,10 @@ absl::Time TableSession::NextDeadline() const {
 }
 
 std::optional<v1::TableLogEntry> TableSession::NextDue(absl::Time now) const {
+  if (paused_) return std::nullopt;
   for (int index = 0; index < num_seats(); ++index) {
     const Seat& seat = seats_[index];
-    if (seat.is_bot() || seat.resigned || seat.away || seat.streams > 0) continue;
+    if (seat.is_bot() || seat.resigned || seat.away || seat.streams > 0 || practice()) continue;
     if (now < seat.disconnected_since + away_grace()) continue;
     v1::TableLogEntry entry = NewEntry(now);
     entry.mutable_seat_change()->set_seat(index);
@@ -89,6 +97,10 @@ std::optional<v1::TableLogEntry> TableSession::NextDue(absl::Time now) const {
   for (int seat : game_->SeatsToAct()) {
     const std::string reason = TakeoverReason(seat, now);
     if (reason.empty()) continue;
+    if (reason != kReasonTimeout &&
+        now < seats_[seat].turn_started.value_or(last_at_) + bot_delay()) {
+      continue;
+    }
     // Repeatable for the log's sake, and different for every move and seat.
     const uint64_t bot_seed =
         engine::DeriveSeed(engine::DeriveSeed(game_->deal().seed(), game_->move_number()), seat);

@@ -64,6 +64,7 @@ v1::TableUpdate TableSession::SnapshotFor(int seat) const {
   snapshot->set_seq(seq_);
   snapshot->set_over(game_->IsOver());
   if (game_->IsOver()) *snapshot->mutable_result() = game_->Result();
+  if (practice()) *snapshot->mutable_practice() = PracticeState();
   return update;
 }
 
@@ -109,6 +110,7 @@ v1::TableSummary TableSession::Summary() const {
   summary.set_seq(seq_);
   summary.set_over(game_->IsOver());
   *summary.mutable_created_at() = ToTimestamp(created_at_);
+  summary.set_practice(practice());
   return summary;
 }
 

@@ -34,6 +34,9 @@ absl::Status CheckOptions(const v1::TableOptions& options) {
     return Invalid("options.away_grace_seconds",
                    absl::StrCat("must be in 0..", kMaxAwayGraceSeconds));
   }
+  if (options.bot_delay_ms() < 0 || options.bot_delay_ms() > kMaxBotDelayMs) {
+    return Invalid("options.bot_delay_ms", absl::StrCat("must be in 0..", kMaxBotDelayMs));
+  }
   return absl::OkStatus();
 }
 
@@ -119,6 +122,10 @@ absl::StatusOr<std::unique_ptr<engine::Game>> CheckCreated(const v1::TableLogEnt
   for (int index = 0; index < num_seats; ++index) {
     absl::Status seat = CheckSeat(created, index, bot_kinds, &seen);
     if (!seat.ok()) return seat;
+  }
+  if (created.practice() && seen.player.size() != 1) {
+    return Invalid("seats",
+                   absl::StrCat("a practice table has one player, not ", seen.player.size()));
   }
   return game;
 }

@@ -37,7 +37,7 @@ struct StoredTable {
 struct Finished {
   int64_t finished_us = 0;
   std::string match_id;
-  // A serialized kahve.v1.RecordMatchRequest.
+  // A serialized kahve.v1.RecordMatchRequest; empty for a practice table (never rated).
   std::string record_match_request_bytes;
 };
 

@@ -21,6 +21,15 @@ v1::TableUpdate UpdateFor(const AppliedEntry& applied, int recipient) {
     }
     if (applied.result.has_value()) *move->mutable_result() = *applied.result;
     for (const int seat : applied.to_act) move->add_to_act(seat);
+  } else if (entry.has_practice()) {
+    v1::PracticeChange* change = update.mutable_practice();
+    *change = entry.practice();
+    if (applied.practice.has_value()) *change->mutable_state() = *applied.practice;
+    const size_t index = static_cast<size_t>(recipient + 1);
+    if (index < applied.views.size()) *change->mutable_view() = applied.views[index];
+    if (!applied.views.empty()) {
+      for (const int seat : applied.to_act) change->add_to_act(seat);
+    }
   }
   return update;
 }

@@ -23,8 +23,12 @@ struct AppliedEntry {
   std::vector<v1::Event> events;
   // Set when the entry ended the game.
   std::optional<v1::Result> result;
-  // After a move: the seats that may act next (public, sent to everyone).
+  // After a move, an undo or a redo: the seats that may act next (public, sent to everyone).
   std::vector<int> to_act;
+  // A practice change: the table's practice state afterwards, and after an undo or redo every
+  // recipient's view (index: seat + 1, the spectator's first).
+  std::optional<v1::PracticeState> practice;
+  std::vector<v1::View> views;
 };
 
 // The update `recipient` (a seat, or engine::kSpectator) receives for `applied`: a MoveApplied with

@@ -1,0 +1,154 @@
+// TableHost's practice calls: opening a practice table for a player, and pausing, resuming,
+// undoing and redoing at one (docs/practice.md). The session does the work; this file checks the
+// caller and answers once the change is durable, like every other change.
+
+#include <openssl/rand.h>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "engine/core/registry.h"
+#include "services/common/sha256.h"
+#include "services/table/live_table.h"
+#include "services/table/table_host.h"
+#include "services/table/table_session.h"
+#include "services/table/table_setup.h"
+
+namespace kahve::table {
+namespace {
+
+// The practice table's match id: from the caller and their request id, so a retry finds the same
+// table (and another player's id never does); random without a request id.
+std::string PracticeMatchId(const std::string& subject, const std::string& request_id) {
+  if (request_id.empty()) {
+    unsigned char bytes[16];
+    if (RAND_bytes(bytes, sizeof(bytes)) != 1) return "";
+    return absl::StrCat("practice:", absl::BytesToHexString(std::string(
+                                         reinterpret_cast<const char*>(bytes), sizeof(bytes))));
+  }
+  // Length-prefixed, so no two (subject, request id) pairs hash the same input.
+  return absl::StrCat(
+      "practice:",
+      common::Sha256Hex(absl::StrCat(subject.size(), ":", subject, request_id)).substr(0, 40));
+}
+
+}  // namespace
+
+void TableHost::SetEndpoint(std::string endpoint) {
+  absl::MutexLock lock(&mu_);
+  endpoint_ = std::move(endpoint);
+}
+
+void TableHost::CreatePracticeTable(const common::Identity& caller,
+                                    const v1::CreatePracticeTableRequest& request,
+                                    PracticeCreateDone done) {
+  if (request.request_id().size() > kMaxRequestIdLength) {
+    done(absl::InvalidArgumentError(
+        absl::StrCat("request_id: at most ", kMaxRequestIdLength, " characters")));
+    return;
+  }
+  // The game's seats and bots, from the settings alone (the seed does not change them).
+  v1::Deal probe;
+  probe.set_seed(1);
+  absl::StatusOr<std::unique_ptr<engine::Game>> game = engine::NewGame(request.settings(), probe);
+  if (!game.ok()) {
+    done(absl::InvalidArgumentError(absl::StrCat("settings: ", game.status().message())));
+    return;
+  }
+  const int num_seats = (*game)->num_seats();
+  if (request.seat() < 0 || request.seat() >= num_seats) {
+    done(absl::InvalidArgumentError(absl::StrCat(
+        "seat: ", request.seat(), " is not a seat of this game (0..", num_seats - 1, ")")));
+    return;
+  }
+  const std::vector<std::string> kinds = (*game)->BotKinds();
+  const std::string bot_kind =
+      request.bot_kind().empty() ? TakeoverBotKind(**game) : request.bot_kind();
+  if (std::find(kinds.begin(), kinds.end(), bot_kind) == kinds.end()) {
+    done(absl::InvalidArgumentError(absl::StrCat("bot_kind: unknown bot \"", bot_kind,
+                                                 "\"; known: ", absl::StrJoin(kinds, ", "))));
+    return;
+  }
+  v1::CreateTableRequest table;
+  table.set_match_id(PracticeMatchId(caller.subject, request.request_id()));
+  if (table.match_id().empty()) {
+    done(absl::InternalError("no randomness for a practice table id"));
+    return;
+  }
+  *table.mutable_settings() = request.settings();
+  *table.mutable_options() = request.options();
+  for (int seat = 0; seat < num_seats; ++seat) {
+    v1::SeatSpec* spec = table.add_seats();
+    if (seat == request.seat()) {
+      spec->set_player_id(caller.subject);
+    } else {
+      spec->set_bot_kind(bot_kind);
+    }
+  }
+  if (request.has_seed()) table.set_seed(request.seed());
+  std::string endpoint;
+  {
+    absl::MutexLock lock(&mu_);
+    endpoint = endpoint_;
+  }
+  OpenTable(table, /*practice=*/true,
+            [done, endpoint](absl::StatusOr<v1::CreateTableResponse> created) {
+              if (!created.ok()) {
+                // Another request under the same request id.
+                done(created.status());
+                return;
+              }
+              v1::CreatePracticeTableResponse response;
+              response.set_table_id(created->table_id());
+              for (const auto& grant : created->seats()) {
+                if (grant.seat_token().empty()) continue;  // a bot's seat
+                response.set_seat(grant.seat());
+                response.set_seat_token(grant.seat_token());
+              }
+              response.set_table_endpoint(endpoint);
+              done(std::move(response));
+            });
+}
+
+void TableHost::Practice(const common::Identity& caller, const v1::PracticeRequest& request,
+                         v1::PracticeChange::Kind kind,
+                         std::function<void(absl::StatusOr<v1::PracticeResponse>)> done) {
+  auto found = FindForCall(request.table_id());
+  if (!found.ok()) {
+    done(found.status());
+    return;
+  }
+  const TablePtr table = *found;
+  {
+    absl::MutexLock lock(&table->mu);
+    if (table->broken) {
+      done(absl::UnavailableError("the table is unavailable"));
+      return;
+    }
+    auto seat = SeatFor(*table, caller, request.seat_token());
+    if (!seat.ok()) {
+      done(seat.status());
+      return;
+    }
+    if (draining_) {
+      done(absl::UnavailableError("the table host is shutting down; try again shortly"));
+      return;
+    }
+    auto changed = table->session->Practice(
+        *seat, kind,
+        request.has_expected_seq() ? std::optional<uint64_t>(request.expected_seq()) : std::nullopt,
+        absl::Now());
+    if (!changed.ok()) {
+      done(changed.status());
+      return;
+    }
+    v1::PracticeResponse response;
+    response.set_seq(changed->seq);
+    *response.mutable_view() = table->session->game().View(*seat);
+    *response.mutable_practice() = table->session->PracticeState();
+    AnswerWhenDurable(table, changed->applied, std::move(response), std::move(done));
+  }
+  Reschedule(table);
+}
+
+}  // namespace kahve::table
