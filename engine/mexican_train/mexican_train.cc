@@ -283,7 +283,8 @@ void State::Apply(const Action& action, EventLog* events) {
                      .seat = seat,
                      .tile = action.tile,
                      .train = action.train,
-                     .value = train.end});
+                     .value = train.end,
+                     .hand_count = static_cast<int>(hands_[seat].size())});
       }
       if (!had_first_turn_[seat]) {
         // A first turn goes on until the seat ends it or nothing more fits its train.

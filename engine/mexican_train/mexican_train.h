@@ -131,6 +131,8 @@ struct Event {
   TileId tile = 0;
   int train = kMexicanTrain;
   int value = 0;
+  // TilePlayed: the seat's tiles left after it (public, as every hand's size is).
+  int hand_count = 0;
 };
 
 // Recorded by the Game wrapper; playouts pass none.

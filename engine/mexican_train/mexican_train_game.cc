@@ -203,6 +203,7 @@ std::vector<v1::Event> MexicanTrainGame::ConvertEvents(const EventLog& events) c
         played->set_tile(TileName(event.tile));
         played->set_train(event.train);
         played->set_end(event.value);
+        played->set_hand_count(event.hand_count);
         break;
       }
       case EventKind::kDrew:

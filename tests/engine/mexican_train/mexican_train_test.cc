@@ -4,6 +4,7 @@
 
 #include "engine/mexican_train/mexican_train.h"
 
+#include <map>
 #include <set>
 
 #include "engine/core/rng.h"
@@ -195,7 +196,37 @@ TEST(MexicanTrainTest, AnEmptiedHandWaitsForEveryFirstTurnAndTheSearchSeatRotate
 }
 
 // Random legal play to the end, with every action put to Check first.
+// A round declared blocked after `action` (played on `before`): no tile left in any hand fits
+// where the rules would let it go, worked out from the trains as the move left them.
+void ExpectTrulyBlocked(const State& before, const Action& action, const RoundRecord& record) {
+  const int players = static_cast<int>(record.hands.size());
+  std::map<int, int> ends;  // train -> end
+  for (int train = kMexicanTrain; train < players; ++train) ends[train] = before.train(train).end;
+  std::vector<int> open = before.open_doubles();
+  if (action.kind == ActionKind::kPlay) {
+    const Domino domino = DominoOf(action.tile);
+    ASSERT_FALSE(domino.IsDouble()) << "a double asks for another tile: the turn goes on";
+    const int end = ends[action.train];
+    ends[action.train] = domino.low == end ? domino.high : domino.low;
+    if (!open.empty() && open.front() == action.train) open.erase(open.begin());
+  }
+  std::set<int> wanted;
+  if (!open.empty()) {
+    wanted.insert(ends[open.front()]);
+  } else {
+    for (const auto& [train, end] : ends) wanted.insert(end);
+  }
+  for (int seat = 0; seat < players; ++seat) {
+    for (const TileId tile : record.hands[seat]) {
+      const Domino domino = DominoOf(tile);
+      EXPECT_FALSE(wanted.count(domino.low) > 0 || wanted.count(domino.high) > 0)
+          << "blocked, yet seat " << seat << " could play " << TileName(tile);
+    }
+  }
+}
+
 TEST(MexicanTrainTest, RandomMatchesKeepEveryTileAndEnd) {
+  int blocks = 0;
   for (int players = kMinPlayers; players <= kMaxPlayers; ++players) {
     for (uint64_t seed = 1; seed <= 20; ++seed) {
       State state({.players = players}, seed);
@@ -212,10 +243,13 @@ TEST(MexicanTrainTest, RandomMatchesKeepEveryTileAndEnd) {
         const bool marked = state.train(seat).marked;
         const int boneyard = state.boneyard_count();
         const size_t rounds = state.records().size();
+        const State before = state;
         state.Apply(action);
         state.CheckInvariants();
         if (state.records().size() > rounds && state.records().back().went_out < 0) {
           EXPECT_EQ(boneyard, 0) << "a block needs an empty boneyard";
+          ExpectTrulyBlocked(before, action, state.records().back());
+          ++blocks;
         }
         if (state.records().size() == rounds) {
           // Passing marks the seat's train; only a tile on its own train takes the marker off.
@@ -242,6 +276,7 @@ TEST(MexicanTrainTest, RandomMatchesKeepEveryTileAndEnd) {
       }
     }
   }
+  EXPECT_GT(blocks, 0) << "no round ended in a block: the block checks proved nothing";
 }
 
 }  // namespace
