@@ -138,6 +138,7 @@ absl::StatusOr<AppliedEntry> TableSession::ApplyMove(const v1::TableLogEntry& en
   *record.mutable_move() = played.move();
   record.set_by_bot(played.by_bot());
   record.set_bot_reason(played.bot_reason());
+  move_request_ids_.push_back(played.request_id());
   CountMove(record);
   // A new decision of the player replaces what could have been played again.
   if (!played.by_bot()) redo_.clear();
@@ -190,6 +191,8 @@ void TableSession::ApplySeatChange(const v1::SeatChange& change, uint64_t seq) {
     case v1::SeatChange::RESIGNED:
       seat.resigned = true;
       seat.resigned_seq = seq;
+      // The bots play a resigned practice game out; no one is left to resume it.
+      paused_ = false;
       break;
     default:
       break;

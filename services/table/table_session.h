@@ -241,8 +241,9 @@ class TableSession {
   std::deque<AppliedEntry> recent_;
   std::map<RequestKey, RememberedRequest> requests_;
   std::deque<RequestKey> request_order_;  // oldest first, for eviction
-  // Every move in force (an undo takes moves out), in order.
+  // Every move in force (an undo takes moves out), in order, and beside each its request id.
   std::vector<v1::ReplayMove> moves_;
+  std::vector<std::string> move_request_ids_;
   // Practice tables: whether paused, and what each undo took back (the latest last), for redo.
   bool paused_ = false;
   std::vector<std::vector<v1::ReplayMove>> redo_;

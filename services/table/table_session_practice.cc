@@ -116,8 +116,15 @@ absl::StatusOr<AppliedEntry> TableSession::ApplyPractice(const v1::TableLogEntry
             absl::StrCat("practice.moves: ", change.moves(), ", but an undo takes back ", count));
       }
       std::vector<v1::ReplayMove> taken(moves_.end() - count, moves_.end());
+      std::vector<RequestKey> forgotten;
+      for (size_t index = moves_.size() - count; index < moves_.size(); ++index) {
+        const std::string& request_id = move_request_ids_[index];
+        if (!request_id.empty()) forgotten.emplace_back(moves_[index].seat(), request_id);
+      }
       absl::Status rebuilt = Rebuild(moves_.size() - count);
       if (!rebuilt.ok()) return rebuilt;
+      // A move taken back is no longer the answer to its request id: the id may play again.
+      for (const RequestKey& key : forgotten) requests_.erase(key);
       redo_.push_back(std::move(taken));
       break;
     }
@@ -150,17 +157,18 @@ absl::Status TableSession::Rebuild(size_t keep) {
   absl::StatusOr<std::unique_ptr<engine::Game>> game =
       engine::NewGame(created_.settings(), created_.deal());
   if (!game.ok()) return game.status();
-  for (Seat& seat : seats_) seat.human_moves = seat.bot_moves = 0;
   for (size_t index = 0; index < keep; ++index) {
     const v1::ReplayMove& move = moves_[index];
     if (!(*game)->Apply(move.seat(), move.move()).accepted) {
       // The same moves from the same deal: the game is a pure function of them.
       return absl::InternalError(absl::StrCat("move ", index, " no longer applies on rebuilding"));
     }
-    CountMove(move);
   }
   game_ = *std::move(game);
   moves_.resize(keep);
+  move_request_ids_.resize(keep);
+  for (Seat& seat : seats_) seat.human_moves = seat.bot_moves = 0;
+  for (const v1::ReplayMove& move : moves_) CountMove(move);
   return absl::OkStatus();
 }
 
@@ -174,6 +182,7 @@ absl::Status TableSession::PlayAgain(const std::vector<v1::ReplayMove>& moves) {
   game_ = std::move(game);
   for (const v1::ReplayMove& move : moves) {
     moves_.push_back(move);
+    move_request_ids_.emplace_back();  // forgotten on undo; a redo is no answer to them
     CountMove(move);
   }
   return absl::OkStatus();

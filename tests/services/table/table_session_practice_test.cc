@@ -126,6 +126,31 @@ TEST(TableSessionPracticeTest, ANewDecisionForgetsWhatCouldBeRedone) {
   EXPECT_EQ(table.session->seq(), seq);
 }
 
+TEST(TableSessionPracticeTest, AnUndoneMovesRequestIdPlaysAgainRatherThanAnsweringFromMemory) {
+  Table table(PracticeEntry());
+  table.BotsReply();
+  const v1::Move move = table.session->game().LegalMoves(kPlayer).at(0);
+  ASSERT_TRUE(table.session->Play(kPlayer, move, "r1", std::nullopt, false, table.now).status.ok());
+  table.BotsReply();
+  ASSERT_TRUE(table.Practice(v1::PracticeChange::UNDONE).ok());
+  const uint64_t seq = table.session->seq();
+  const PlayResult again = table.session->Play(kPlayer, move, "r1", std::nullopt, false, table.now);
+  ASSERT_TRUE(again.status.ok()) << again.status;
+  EXPECT_FALSE(again.duplicate) << "the move was taken back: nothing to answer from memory";
+  EXPECT_TRUE(again.applied.has_value());
+  EXPECT_EQ(again.seq, seq + 1);
+}
+
+TEST(TableSessionPracticeTest, ResigningWhilePausedLetsTheBotsPlayTheGameOut) {
+  Table table(PracticeEntry());
+  table.BotsReply();
+  ASSERT_TRUE(table.Practice(v1::PracticeChange::PAUSED).ok());
+  ASSERT_TRUE(table.session->Resign(kPlayer, table.now).ok());
+  EXPECT_FALSE(table.session->PracticeState().paused());
+  table.BotsReply();
+  EXPECT_TRUE(table.session->over());
+}
+
 TEST(TableSessionPracticeTest, APauseHoldsTheBotsAndThePlayerUntilResumed) {
   Table table(PracticeEntry(/*bot_delay_ms=*/2000));
   table.BotsReply();
