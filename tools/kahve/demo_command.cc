@@ -1,8 +1,9 @@
 // kahve demo: plays one game of every ruleset on a running stack the way a third-party client
 // does, over gRPC only. For each ruleset a few bot clients queue on kahve-matchmaking, watch their
 // tickets until matched, connect to the table they were given and play to the end, each from its
-// own view. Prints the table as seat 0 sees it, the result, the players' ratings and histories,
-// and exits non-zero when any step fails or the services disagree.
+// own view. Prints the table as seat 0 sees it, the result, the players' ratings and histories.
+// After Mexican Train, one player also tries a practice table (demo_practice.h). Exits non-zero
+// when any step fails or the services disagree.
 
 #include <cstdio>
 #include <memory>
@@ -28,6 +29,7 @@
 #include "tools/kahve/demo_clients.h"
 #include "tools/kahve/demo_output.h"
 #include "tools/kahve/demo_player.h"
+#include "tools/kahve/demo_practice.h"
 
 ABSL_FLAG(std::string, matchmaking_target, "127.0.0.1:50051",
           "demo: the matchmaking service (host:port) the clients queue on.");
@@ -85,8 +87,10 @@ absl::StatusOr<v1::MatchRecord> RecordedMatch(v1::RatingService::Stub& rating,
 }
 
 // One game of `client`'s ruleset, checked from queue to history.
+// `table_endpoint` receives the host the game was played on.
 absl::Status PlayOneGame(const DemoClient& client, const std::string& secret,
-                         const std::string& run_tag, v1::RatingService::Stub& rating) {
+                         const std::string& run_tag, v1::RatingService::Stub& rating,
+                         std::string* table_endpoint) {
   const std::vector<DemoPlayerIdentity> players = NewPlayers(client.players, secret, run_tag);
   std::vector<std::string> names;
   for (const DemoPlayerIdentity& player : players) names.push_back(player.id);
@@ -113,6 +117,7 @@ absl::Status PlayOneGame(const DemoClient& client, const std::string& secret,
     }
   }
   if (absl::Status agreed = CheckSameGame(games); !agreed.ok()) return agreed;
+  *table_endpoint = games[0].assignment.table_endpoint();
 
   const std::string& match_id = games[0].assignment.match_id();
   std::printf("== result: %s\n", ResultText(games[0].result, games).c_str());
@@ -185,7 +190,12 @@ int DemoCommand(const std::vector<std::string>& args) {
   const std::string run_tag =
       absl::StrFormat("%04x", absl::Uniform<uint32_t>(absl::BitGen()) & 0xffff);
   for (const DemoClient* client : chosen) {
-    const absl::Status played = PlayOneGame(*client, *secret, run_tag, *rating);
+    std::string table_endpoint;
+    absl::Status played = PlayOneGame(*client, *secret, run_tag, *rating, &table_endpoint);
+    if (played.ok() && client->ruleset == "mexican_train") {
+      played = PlayPractice(table_endpoint, client->settings,
+                            NewPlayers(1, *secret, absl::StrCat("practice-", run_tag))[0]);
+    }
     if (!played.ok()) {
       std::fprintf(stderr, "kahve demo: %s failed: %s\n", std::string(client->ruleset).c_str(),
                    played.ToString().c_str());
