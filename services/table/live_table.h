@@ -35,21 +35,51 @@ struct TableHost::LiveTable {
 };
 
 template <typename Response>
-void TableHost::AnswerWhenDurable(const TablePtr& table, const std::optional<AppliedEntry>& applied,
-                                  Response response,
-                                  std::function<void(absl::StatusOr<Response>)> done) {
-  if (!applied.has_value()) {
-    // A repeat that changed nothing: answered once what it repeats is durable.
-    WhenDurable(table, [done, response] { done(response); });
+void TableHost::ChangeForSeat(
+    const common::Identity& caller, const std::string& table_id, const std::string& seat_token,
+    std::function<absl::StatusOr<SeatChangeAnswer<Response>>(TableSession& session, int seat)>
+        change,
+    std::function<void(absl::StatusOr<Response>)> done) {
+  auto found = FindForCall(table_id);
+  if (!found.ok()) {
+    done(found.status());
     return;
   }
-  Persist(table, *applied, [done, response](absl::Status status) {
-    if (status.ok()) {
-      done(response);
-    } else {
-      done(status);
+  const TablePtr table = *found;
+  {
+    absl::MutexLock lock(&table->mu);
+    if (table->broken) {
+      done(absl::UnavailableError("the table is unavailable"));
+      return;
     }
-  });
+    auto seat = SeatFor(*table, caller, seat_token);
+    if (!seat.ok()) {
+      done(seat.status());
+      return;
+    }
+    if (draining_) {
+      done(absl::UnavailableError("the table host is shutting down; try again shortly"));
+      return;
+    }
+    absl::StatusOr<SeatChangeAnswer<Response>> changed = change(*table->session, *seat);
+    if (!changed.ok()) {
+      done(changed.status());
+      return;
+    }
+    if (!changed->applied.has_value()) {
+      // A repeat that changed nothing: answered once what it repeats is durable.
+      WhenDurable(table, [done, response = changed->response] { done(response); });
+    } else {
+      Persist(table, *changed->applied, [done, response = changed->response](absl::Status status) {
+        if (status.ok()) {
+          done(response);
+        } else {
+          done(status);
+        }
+      });
+    }
+  }
+  Reschedule(table);
 }
 
 }  // namespace kahve::table

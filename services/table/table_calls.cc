@@ -106,33 +106,17 @@ void TableHost::Play(const common::Identity& caller, const v1::PlayRequest& requ
 
 void TableHost::Resign(const common::Identity& caller, const v1::ResignRequest& request,
                        std::function<void(absl::StatusOr<v1::ResignResponse>)> done) {
-  auto found = FindForCall(request.table_id());
-  if (!found.ok()) {
-    done(found.status());
-    return;
-  }
-  const TablePtr table = *found;
-  {
-    absl::MutexLock lock(&table->mu);
-    auto seat = SeatFor(*table, caller, request.seat_token());
-    if (!seat.ok()) {
-      done(seat.status());
-      return;
-    }
-    if (draining_) {
-      done(Draining());
-      return;
-    }
-    auto resigned = table->session->Resign(*seat, absl::Now());
-    if (!resigned.ok()) {
-      done(resigned.status());
-      return;
-    }
-    v1::ResignResponse response;
-    response.set_seq(resigned->seq);
-    AnswerWhenDurable(table, resigned->applied, std::move(response), std::move(done));
-  }
-  Reschedule(table);
+  ChangeForSeat<v1::ResignResponse>(
+      caller, request.table_id(), request.seat_token(),
+      [](TableSession& session, int seat) -> absl::StatusOr<SeatChangeAnswer<v1::ResignResponse>> {
+        auto resigned = session.Resign(seat, absl::Now());
+        if (!resigned.ok()) return resigned.status();
+        SeatChangeAnswer<v1::ResignResponse> answer;
+        answer.applied = std::move(resigned->applied);
+        answer.response.set_seq(resigned->seq);
+        return answer;
+      },
+      std::move(done));
 }
 
 template <typename Response>

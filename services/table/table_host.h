@@ -152,11 +152,21 @@ class TableHost {
                  const std::function<void(absl::Status)>& then);
   // Runs `fn` under the table's lock once everything applied is durable.
   void WhenDurable(const TablePtr& table, std::function<void()> fn);
-  // Answers `done` with `response` once `applied` (if any; else everything so far) is durable, or
-  // with the log's error.
+  // A change a seat's player asks for (a resignation, a practice call) and the answer to give.
   template <typename Response>
-  void AnswerWhenDurable(const TablePtr& table, const std::optional<AppliedEntry>& applied,
-                         Response response, std::function<void(absl::StatusOr<Response>)> done);
+  struct SeatChangeAnswer {
+    // Empty when the call changed nothing (a repeat): answered once the table is durable.
+    std::optional<AppliedEntry> applied;
+    Response response;
+  };
+  // Finds the table and the caller's seat; unless the table is broken or the host drains, has
+  // `change` apply the change under the table's lock, then answers `done` once it is durable.
+  template <typename Response>
+  void ChangeForSeat(
+      const common::Identity& caller, const std::string& table_id, const std::string& seat_token,
+      std::function<absl::StatusOr<SeatChangeAnswer<Response>>(TableSession& session, int seat)>
+          change,
+      std::function<void(absl::StatusOr<Response>)> done);
   void StartStream(LiveTable& table, UpdateStream* stream);
   void Reschedule(const TablePtr& table);
   void ClockLoop();

@@ -113,42 +113,22 @@ void TableHost::CreatePracticeTable(const common::Identity& caller,
 void TableHost::Practice(const common::Identity& caller, const v1::PracticeRequest& request,
                          v1::PracticeChange::Kind kind,
                          std::function<void(absl::StatusOr<v1::PracticeResponse>)> done) {
-  auto found = FindForCall(request.table_id());
-  if (!found.ok()) {
-    done(found.status());
-    return;
-  }
-  const TablePtr table = *found;
-  {
-    absl::MutexLock lock(&table->mu);
-    if (table->broken) {
-      done(absl::UnavailableError("the table is unavailable"));
-      return;
-    }
-    auto seat = SeatFor(*table, caller, request.seat_token());
-    if (!seat.ok()) {
-      done(seat.status());
-      return;
-    }
-    if (draining_) {
-      done(absl::UnavailableError("the table host is shutting down; try again shortly"));
-      return;
-    }
-    auto changed = table->session->Practice(
-        *seat, kind,
-        request.has_expected_seq() ? std::optional<uint64_t>(request.expected_seq()) : std::nullopt,
-        absl::Now());
-    if (!changed.ok()) {
-      done(changed.status());
-      return;
-    }
-    v1::PracticeResponse response;
-    response.set_seq(changed->seq);
-    *response.mutable_view() = table->session->game().View(*seat);
-    *response.mutable_practice() = table->session->PracticeState();
-    AnswerWhenDurable(table, changed->applied, std::move(response), std::move(done));
-  }
-  Reschedule(table);
+  const std::optional<uint64_t> expected_seq =
+      request.has_expected_seq() ? std::optional<uint64_t>(request.expected_seq()) : std::nullopt;
+  ChangeForSeat<v1::PracticeResponse>(
+      caller, request.table_id(), request.seat_token(),
+      [kind, expected_seq](TableSession& session,
+                           int seat) -> absl::StatusOr<SeatChangeAnswer<v1::PracticeResponse>> {
+        auto changed = session.Practice(seat, kind, expected_seq, absl::Now());
+        if (!changed.ok()) return changed.status();
+        SeatChangeAnswer<v1::PracticeResponse> answer;
+        answer.applied = std::move(changed->applied);
+        answer.response.set_seq(changed->seq);
+        *answer.response.mutable_view() = session.game().View(seat);
+        *answer.response.mutable_practice() = session.PracticeState();
+        return answer;
+      },
+      std::move(done));
 }
 
 }  // namespace kahve::table
