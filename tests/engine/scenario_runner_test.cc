@@ -81,6 +81,26 @@ TEST(ScenarioRunnerTest, CatchesMissingEventsToActAndEnd) {
   EXPECT_THAT(RunScenario(scenario).message(), HasSubstr("expected the game over"));
 }
 
+TEST(ScenarioRunnerTest, ComparesAFieldTheFileWritesWithItsDefaultValue) {
+  // The file says nothing was counted; the engine counted one three. Zero is proto3's default, so
+  // only the file as written tells "0" from "not given".
+  std::string json = kScenario;
+  const std::string counted = R"("counted": 1)";
+  json.replace(json.find(counted), counted.size(), R"("counted": 0)");
+  const v1::Scenario scenario = Parse(json);
+  google::protobuf::Struct as_written;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(json, &as_written).ok());
+  const absl::Status status = RunScenario(scenario, &as_written);
+  EXPECT_THAT(status.message(), HasSubstr("step 3"));
+  EXPECT_THAT(status.message(), HasSubstr(R"("counted":0)"));
+  // The message alone cannot see it.
+  EXPECT_TRUE(RunScenario(scenario).ok());
+  // And the original file, read as written (its "seat": 0 compared too), passes.
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(kScenario, &as_written).ok());
+  EXPECT_TRUE(RunScenario(Parse(kScenario), &as_written).ok())
+      << RunScenario(Parse(kScenario), &as_written);
+}
+
 TEST(ScenarioRunnerTest, ReportsBadSettingsAndFiles) {
   v1::Scenario scenario = Parse(kScenario);
   scenario.mutable_settings()->mutable_liars_dice()->set_players(12);

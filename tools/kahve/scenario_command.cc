@@ -21,7 +21,7 @@ int ScenarioCommand(const std::vector<std::string>& args) {
       std::fprintf(stderr, "FAIL %s: %s\n", path.c_str(), std::string(status.message()).c_str());
       return 1;
     }
-    std::printf("ok   %s  (%s)\n", path.c_str(), scenario->rule().c_str());
+    std::printf("ok   %s  (%s)\n", path.c_str(), scenario->scenario.rule().c_str());
   }
   return 0;
 }

@@ -1,21 +1,24 @@
 #include "tools/kahve/scenario_runner.h"
 
+#include <cctype>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/core/registry.h"
 #include "engine/core/status_macros.h"
 #include "google/protobuf/util/json_util.h"
-#include "google/protobuf/util/message_differencer.h"
 
 namespace kahve::tools {
 namespace {
 
-using google::protobuf::util::MessageDifferencer;
+using google::protobuf::Struct;
+using google::protobuf::Value;
 
 std::string Json(const google::protobuf::Message& message) {
   std::string out;
@@ -23,38 +26,140 @@ std::string Json(const google::protobuf::Message& message) {
   return out;
 }
 
-// Whether `actual` has every field `expected` sets, with the same value.
-bool Matches(const v1::Event& expected, const v1::Event& actual) {
-  MessageDifferencer differencer;
-  differencer.set_scope(MessageDifferencer::PARTIAL);
-  return differencer.Compare(expected, actual);
+// The message in protobuf's JSON mapping, as a JSON value; `with_defaults` prints every field.
+Value AsValue(const google::protobuf::Message& message, bool with_defaults) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.always_print_primitive_fields = with_defaults;
+  std::string json;
+  (void)google::protobuf::util::MessageToJsonString(message, &json, options);
+  Value value;
+  (void)google::protobuf::util::JsonStringToMessage(json, &value);
+  return value;
+}
+
+std::string JsonText(const Value& value) {
+  std::string out;
+  (void)google::protobuf::util::MessageToJsonString(value, &out);
+  return out;
+}
+
+// A field name as the JSON printer writes it (files may use the proto name, "tile_played").
+std::string LowerCamel(const std::string& name) {
+  std::string out;
+  bool upper = false;
+  for (const char c : name) {
+    if (c == '_') {
+      upper = true;
+    } else {
+      out.push_back(upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c);
+      upper = false;
+    }
+  }
+  return out;
+}
+
+// A number, or a number written as a string (64-bit integers print so).
+std::optional<double> NumberOf(const Value& value) {
+  if (value.has_number_value()) return value.number_value();
+  double number = 0;
+  if (value.has_string_value() && absl::SimpleAtod(value.string_value(), &number)) return number;
+  return std::nullopt;
+}
+
+// Whether `got` has everything `want` writes, with the same values; lists match element by
+// element and in length.
+bool Covers(const Value& want, const Value& got) {
+  switch (want.kind_case()) {
+    case Value::kStructValue: {
+      if (!got.has_struct_value()) return false;
+      for (const auto& [key, field] : want.struct_value().fields()) {
+        const auto found = got.struct_value().fields().find(LowerCamel(key));
+        if (found == got.struct_value().fields().end() || !Covers(field, found->second)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    case Value::kListValue: {
+      if (!got.has_list_value()) return false;
+      const auto& wanted = want.list_value().values();
+      const auto& items = got.list_value().values();
+      if (wanted.size() != items.size()) return false;
+      for (int i = 0; i < wanted.size(); ++i) {
+        if (!Covers(wanted[i], items[i])) return false;
+      }
+      return true;
+    }
+    case Value::kNumberValue:
+      return NumberOf(got) == want.number_value();
+    case Value::kStringValue:
+      if (got.has_string_value()) return got.string_value() == want.string_value();
+      return NumberOf(want).has_value() && NumberOf(want) == NumberOf(got);
+    case Value::kBoolValue:
+      return got.has_bool_value() && got.bool_value() == want.bool_value();
+    default:
+      return false;
+  }
+}
+
+// `object`'s field written under its JSON or its proto name; nullptr when absent.
+const Value* FieldOf(const Value& object, const std::string& proto_name) {
+  if (!object.has_struct_value()) return nullptr;
+  const auto& fields = object.struct_value().fields();
+  for (const std::string& name : {LowerCamel(proto_name), proto_name}) {
+    const auto found = fields.find(name);
+    if (found != fields.end()) return &found->second;
+  }
+  return nullptr;
+}
+
+// The events a step expects (or expects absent: `list` "absent_events") as the file writes them,
+// or, without the file, as the message sets them.
+std::vector<Value> Wanted(const google::protobuf::RepeatedPtrField<v1::Event>& events,
+                          const Value* written_step, const std::string& list) {
+  const Value* expect = written_step == nullptr ? nullptr : FieldOf(*written_step, "expect");
+  const Value* written = expect == nullptr ? nullptr : FieldOf(*expect, list);
+  std::vector<Value> wanted;
+  if (written != nullptr && written->list_value().values_size() == events.size()) {
+    for (const Value& event : written->list_value().values()) wanted.push_back(event);
+    return wanted;
+  }
+  for (const v1::Event& event : events) wanted.push_back(AsValue(event, false));
+  return wanted;
 }
 
 // Each expected event must appear in `events`, in order; others may come between.
-absl::Status CheckEvents(const v1::ScenarioExpect& expect, const std::vector<v1::Event>& events) {
+absl::Status CheckEvents(const v1::ScenarioExpect& expect, const Value* written_step,
+                         const std::vector<v1::Event>& events) {
+  std::vector<Value> got;
+  for (const v1::Event& event : events) got.push_back(AsValue(event, true));
+  auto all = [&] {
+    std::vector<std::string> texts;
+    for (const v1::Event& event : events) texts.push_back(Json(event));
+    return absl::StrJoin(texts, ", ");
+  };
   size_t next = 0;
-  for (const v1::Event& wanted : expect.events()) {
-    while (next < events.size() && !Matches(wanted, events[next])) ++next;
-    if (next == events.size()) {
-      std::vector<std::string> got;
-      for (const v1::Event& event : events) got.push_back(Json(event));
-      return absl::FailedPreconditionError(absl::StrCat(
-          "expected event ", Json(wanted), " (in order) among [", absl::StrJoin(got, ", "), "]"));
+  for (const Value& wanted : Wanted(expect.events(), written_step, "events")) {
+    while (next < got.size() && !Covers(wanted, got[next])) ++next;
+    if (next == got.size()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("expected event ", JsonText(wanted), " (in order) among [", all(), "]"));
     }
     ++next;
   }
-  for (const v1::Event& unwanted : expect.absent_events()) {
-    for (const v1::Event& event : events) {
-      if (Matches(unwanted, event)) {
+  for (const Value& unwanted : Wanted(expect.absent_events(), written_step, "absent_events")) {
+    for (size_t i = 0; i < got.size(); ++i) {
+      if (Covers(unwanted, got[i])) {
         return absl::FailedPreconditionError(
-            absl::StrCat("event ", Json(event), " matches absent event ", Json(unwanted)));
+            absl::StrCat("event ", Json(events[i]), " matches absent event ", JsonText(unwanted)));
       }
     }
   }
   return absl::OkStatus();
 }
 
-absl::Status CheckOutcome(const v1::ScenarioExpect& expect, const engine::MoveOutcome& outcome) {
+absl::Status CheckOutcome(const v1::ScenarioExpect& expect, const Value* written_step,
+                          const engine::MoveOutcome& outcome) {
   if (expect.accepted() && !outcome.accepted) {
     return absl::FailedPreconditionError(absl::StrCat(
         "expected accepted, got rejected ", v1::RejectionReason_Name(outcome.rejection.reason()),
@@ -74,7 +179,7 @@ absl::Status CheckOutcome(const v1::ScenarioExpect& expect, const engine::MoveOu
           v1::RejectionReason_Name(outcome.rejection.reason()), ": ", outcome.rejection.message()));
     }
   }
-  return CheckEvents(expect, outcome.events);
+  return CheckEvents(expect, written_step, outcome.events);
 }
 
 absl::Status CheckToAct(const v1::ScenarioExpect& expect, const engine::Game& game) {
@@ -111,20 +216,28 @@ absl::Status CheckEnd(const v1::ScenarioEnd& end, const engine::Game& game) {
 
 }  // namespace
 
-absl::StatusOr<v1::Scenario> LoadScenario(const std::string& path) {
+absl::StatusOr<ScenarioFile> LoadScenario(const std::string& path) {
   std::ifstream file(path);
   if (!file) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
   std::stringstream text;
   text << file.rdbuf();
-  v1::Scenario scenario;
-  const auto status = google::protobuf::util::JsonStringToMessage(text.str(), &scenario);
+  ScenarioFile loaded;
+  auto status = google::protobuf::util::JsonStringToMessage(text.str(), &loaded.scenario);
+  if (status.ok())
+    status = google::protobuf::util::JsonStringToMessage(text.str(), &loaded.as_written);
   if (!status.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": ", status.ToString()));
   }
-  return scenario;
+  return loaded;
 }
 
-absl::Status RunScenario(const v1::Scenario& scenario) {
+absl::Status RunScenario(const v1::Scenario& scenario, const Struct* as_written) {
+  const Value* written_steps = nullptr;
+  Value written;
+  if (as_written != nullptr) {
+    *written.mutable_struct_value() = *as_written;
+    written_steps = FieldOf(written, "steps");
+  }
   auto game_or = engine::NewGame(scenario.settings(), scenario.deal());
   if (!game_or.ok()) {
     return absl::FailedPreconditionError(absl::StrCat("new game: ", game_or.status().message()));
@@ -140,7 +253,11 @@ absl::Status RunScenario(const v1::Scenario& scenario) {
       return absl::InternalError(
           absl::StrCat("step ", i + 1, ": a rejected move changed the game"));
     }
-    absl::Status status = CheckOutcome(step.expect(), outcome);
+    const Value* written_step =
+        written_steps != nullptr && i < written_steps->list_value().values_size()
+            ? &written_steps->list_value().values(i)
+            : nullptr;
+    absl::Status status = CheckOutcome(step.expect(), written_step, outcome);
     if (status.ok()) status = CheckToAct(step.expect(), *game);
     if (!status.ok()) {
       return absl::Status(

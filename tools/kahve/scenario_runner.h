@@ -6,17 +6,31 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "google/protobuf/struct.pb.h"
 #include "kahve/v1/scenario.pb.h"
 
 namespace kahve::tools {
 
+// A scenario file: the message, and the JSON as written. An expected event is compared on the
+// fields the file writes, a field written with its default value (0, "", false) included, which
+// the message alone cannot tell from a field left out.
+struct ScenarioFile {
+  v1::Scenario scenario;
+  google::protobuf::Struct as_written;
+};
+
 // Reads and parses one scenario file; InvalidArgument names the file and the parse error.
-absl::StatusOr<v1::Scenario> LoadScenario(const std::string& path);
+absl::StatusOr<ScenarioFile> LoadScenario(const std::string& path);
 
 // OK when every step and the end match; otherwise FailedPrecondition naming the first mismatch
 // (step number, seat, move, what was expected and what came). Also checks, after every step, the
-// engine's invariants and that a rejected move changed nothing.
-absl::Status RunScenario(const v1::Scenario& scenario);
+// engine's invariants and that a rejected move changed nothing. Expected events are compared on
+// the fields `as_written` gives them, or without it on the fields they set to other than defaults.
+absl::Status RunScenario(const v1::Scenario& scenario,
+                         const google::protobuf::Struct* as_written = nullptr);
+inline absl::Status RunScenario(const ScenarioFile& file) {
+  return RunScenario(file.scenario, &file.as_written);
+}
 
 }  // namespace kahve::tools
 
