@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/state_game.h"
 #include "engine/core/status_macros.h"
 #include "engine/mexican_train/mexican_train.h"
 #include "engine/mexican_train/mexican_train_bots.h"
@@ -75,43 +76,30 @@ v1::Move ActionToMove(const Action& action) {
   return move;
 }
 
-class MexicanTrainGame final : public Game {
+class MexicanTrainGame final : public StateGame<State> {
  public:
   MexicanTrainGame(v1::GameSettings settings, v1::Deal deal, const Settings& typed,
                    const Preset* preset)
-      : Game(std::move(settings), std::move(deal), typed.players) {
+      : StateGame(std::move(settings), std::move(deal), typed.players) {
     EventLog events;
     state_.emplace(typed, this->deal().seed(), preset, &events);
     set_deal_events(ConvertEvents(events));
   }
   MexicanTrainGame(const MexicanTrainGame&) = default;
 
-  std::vector<int> SeatsToAct() const override {
-    if (state_->over()) return {};
-    return {state_->to_act()};
-  }
   std::vector<v1::Move> LegalMoves(int seat) const override {
     std::vector<v1::Move> moves;
     if (state_->over() || seat != state_->to_act()) return moves;
     for (const Action& action : state_->LegalActions()) moves.push_back(ActionToMove(action));
     return moves;
   }
-  bool IsOver() const override { return state_->over(); }
   v1::Result Result() const override;
   std::unique_ptr<Game> Clone() const override { return std::make_unique<MexicanTrainGame>(*this); }
-  void CheckInvariants() const override { state_->CheckInvariants(); }
-  bool SameState(const Game& other) const override {
-    const auto* same = dynamic_cast<const MexicanTrainGame*>(&other);
-    return same != nullptr && move_number() == same->move_number() && *state_ == *same->state_;
-  }
   absl::StatusOr<v1::Hints> Hints(int seat) const override;
-  std::vector<std::string> BotKinds() const override { return {"random", "heuristic"}; }
   absl::StatusOr<v1::Move> BotMove(int seat, std::string_view kind,
                                    uint64_t bot_seed) const override {
     KAHVE_ASSIGN_OR_RETURN(const BotKind bot, ParseBotKind(kind));
-    if (state_->over() || seat != state_->to_act()) {
-      return absl::FailedPreconditionError(absl::StrCat("seat ", seat, " may not act now"));
-    }
+    KAHVE_RETURN_IF_ERROR(CheckBotMayAct(seat));
     Rng rng(bot_seed);
     return ActionToMove(ChooseAction(bot, SeatView(*state_, seat), rng));
   }
@@ -129,8 +117,6 @@ class MexicanTrainGame final : public Game {
 
  private:
   std::vector<v1::Event> ConvertEvents(const EventLog& events) const;
-
-  std::optional<State> state_;  // always set once constructed
 };
 
 MoveOutcome MexicanTrainGame::DoApply(int seat, const v1::Move& move) {

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/state_game.h"
 #include "engine/core/status_macros.h"
 #include "engine/okey/okey_proto.h"
 #include "engine/okey_classic/okey_classic_moves.h"
@@ -51,20 +52,16 @@ void WinToProto(const WinClaim& claim, v1::OkeyWin* proto) {
   }
 }
 
-class OkeyGame final : public Game {
+class OkeyGame final : public StateGame<State> {
  public:
   OkeyGame(v1::GameSettings settings, v1::Deal deal, const Settings& typed, const Preset* preset)
-      : Game(std::move(settings), std::move(deal), typed.players) {
+      : StateGame(std::move(settings), std::move(deal), typed.players) {
     EventLog events;
     state_.emplace(typed, this->deal().seed(), preset, &events);
     set_deal_events(ConvertEvents(events));
   }
   OkeyGame(const OkeyGame&) = default;
 
-  std::vector<int> SeatsToAct() const override {
-    if (state_->over()) return {};
-    return {state_->to_act()};
-  }
   std::vector<v1::Move> LegalMoves(int seat) const override {
     std::vector<v1::Move> moves;
     if (state_->over()) return moves;
@@ -73,21 +70,12 @@ class OkeyGame final : public Game {
     }
     return moves;
   }
-  bool IsOver() const override { return state_->over(); }
   v1::Result Result() const override;
   std::unique_ptr<Game> Clone() const override { return std::make_unique<OkeyGame>(*this); }
-  void CheckInvariants() const override { state_->CheckInvariants(); }
-  bool SameState(const Game& other) const override {
-    const auto* same = dynamic_cast<const OkeyGame*>(&other);
-    return same != nullptr && move_number() == same->move_number() && *state_ == *same->state_;
-  }
-  std::vector<std::string> BotKinds() const override { return {"random", "heuristic"}; }
   absl::StatusOr<v1::Move> BotMove(int seat, std::string_view kind,
                                    uint64_t bot_seed) const override {
     KAHVE_ASSIGN_OR_RETURN(const BotKind bot, ParseBotKind(kind));
-    if (state_->over() || seat != state_->to_act()) {
-      return absl::FailedPreconditionError(absl::StrCat("seat ", seat, " may not act now"));
-    }
+    KAHVE_RETURN_IF_ERROR(CheckBotMayAct(seat));
     Rng rng(bot_seed);
     return ActionToMove(ChooseAction(bot, SeatView(*state_, seat), rng));
   }
@@ -108,8 +96,6 @@ class OkeyGame final : public Game {
  private:
   static v1::Move ActionToMove(const Action& action);
   std::vector<v1::Event> ConvertEvents(const EventLog& events) const;
-
-  std::optional<State> state_;
 };
 
 v1::Move OkeyGame::ActionToMove(const Action& action) {

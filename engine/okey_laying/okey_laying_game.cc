@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/state_game.h"
 #include "engine/core/status_macros.h"
 #include "engine/okey/okey_proto.h"
 #include "engine/okey_laying/okey_laying_bots.h"
@@ -58,21 +59,17 @@ v1::OkeyPenaltyKind PenaltyToProto(PenaltyKind kind) {
   return v1::OKEY_PENALTY_UNSPECIFIED;
 }
 
-class LayingGame final : public Game {
+class LayingGame final : public StateGame<State> {
  public:
   LayingGame(v1::GameSettings settings, v1::Deal deal, const Rules& rules, const Preset* preset,
              const LayingOneofs& oneofs)
-      : Game(std::move(settings), std::move(deal), kPlayers), oneofs_(oneofs) {
+      : StateGame(std::move(settings), std::move(deal), kPlayers), oneofs_(oneofs) {
     EventLog events;
     state_.emplace(rules, this->deal().seed(), preset, &events);
     set_deal_events(ConvertEvents(events));
   }
   LayingGame(const LayingGame&) = default;
 
-  std::vector<int> SeatsToAct() const override {
-    if (state_->over()) return {};
-    return {state_->to_act()};
-  }
   std::vector<v1::Move> LegalMoves(int seat) const override {
     std::vector<v1::Move> moves;
     if (state_->over() || seat != state_->to_act()) return moves;
@@ -81,22 +78,13 @@ class LayingGame final : public Game {
     }
     return moves;
   }
-  bool IsOver() const override { return state_->over(); }
   v1::Result Result() const override;
   std::unique_ptr<Game> Clone() const override { return std::make_unique<LayingGame>(*this); }
-  void CheckInvariants() const override { state_->CheckInvariants(); }
-  bool SameState(const Game& other) const override {
-    const auto* same = dynamic_cast<const LayingGame*>(&other);
-    return same != nullptr && move_number() == same->move_number() && *state_ == *same->state_;
-  }
   absl::StatusOr<v1::Hints> Hints(int seat) const override;
-  std::vector<std::string> BotKinds() const override { return {"random", "heuristic"}; }
   absl::StatusOr<v1::Move> BotMove(int seat, std::string_view kind,
                                    uint64_t bot_seed) const override {
     KAHVE_ASSIGN_OR_RETURN(const BotKind bot, ParseBotKind(kind));
-    if (state_->over() || seat != state_->to_act()) {
-      return absl::FailedPreconditionError(absl::StrCat("seat ", seat, " may not act now"));
-    }
+    KAHVE_RETURN_IF_ERROR(CheckBotMayAct(seat));
     Rng rng(bot_seed);
     return ToMove(ChooseAction(bot, SeatView(*state_, seat), rng));
   }
@@ -124,7 +112,6 @@ class LayingGame final : public Game {
                                           const okey::Jokers& jokers);
 
   LayingOneofs oneofs_;
-  std::optional<State> state_;  // always set once constructed
 };
 
 MoveOutcome LayingGame::DoApply(int seat, const v1::Move& move) {
