@@ -46,10 +46,14 @@ constexpr char kInsertMatchesSql[] =
     "FROM unnest($1::text[], $2::text[], $3::smallint[], $4::bigint[], $5::bigint[], "
     "$6::boolean[], $7::text[], $8::text[]) AS t(m, r, mo, s, e, ra, h, rec)";
 
+// One row per human participant, with the rating the match left them (NULL when unrated): the
+// index of ListMatches and the series of GetRatingHistory.
 constexpr char kInsertPlayers[] = "rating_insert_match_players";
 constexpr char kInsertPlayersSql[] =
-    "INSERT INTO rating_match_players (player_id, ended_us, match_id, ruleset) "
-    "SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[])";
+    "INSERT INTO rating_match_players (player_id, ended_us, match_id, ruleset, mode, mu, sigma, "
+    "display) "
+    "SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::smallint[], "
+    "$6::float8[], $7::float8[], $8::float8[])";
 
 // Writes the new ratings. Every row exists and is locked (kLockRatings), so this always takes
 // the update branch. An upsert because its conflict check probes the primary key whatever the
@@ -64,12 +68,6 @@ constexpr char kUpdateRatingsSql[] =
     "ON CONFLICT (ruleset, mode, player_id) DO UPDATE SET mu = excluded.mu, "
     "sigma = excluded.sigma, display = excluded.display, games = excluded.games, "
     "last_played_us = excluded.last_played_us";
-
-constexpr char kInsertHistory[] = "rating_insert_history";
-constexpr char kInsertHistorySql[] =
-    "INSERT INTO rating_history (player_id, ruleset, mode, at_us, match_id, mu, sigma, display) "
-    "SELECT * FROM unnest($1::text[], $2::text[], $3::smallint[], $4::bigint[], $5::text[], "
-    "$6::float8[], $7::float8[], $8::float8[])";
 
 constexpr char kDropPlaceholders[] = "rating_drop_placeholders";
 constexpr char kDropPlaceholdersSql[] =
@@ -129,10 +127,9 @@ std::string Str(int64_t value) { return absl::StrCat(value); }
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> MatchWriter::PreparedStatements() {
-  return {{kFindMatches, kFindMatchesSql},          {kLockRatings, kLockRatingsSql},
-          {kInsertMatches, kInsertMatchesSql},      {kInsertPlayers, kInsertPlayersSql},
-          {kUpdateRatings, kUpdateRatingsSql},      {kInsertHistory, kInsertHistorySql},
-          {kDropPlaceholders, kDropPlaceholdersSql}};
+  return {{kFindMatches, kFindMatchesSql},     {kLockRatings, kLockRatingsSql},
+          {kInsertMatches, kInsertMatchesSql}, {kInsertPlayers, kInsertPlayersSql},
+          {kUpdateRatings, kUpdateRatingsSql}, {kDropPlaceholders, kDropPlaceholdersSql}};
 }
 
 MatchWriter::MatchWriter(common::PgPool* pool, RateFunction rate, MatchWriterSettings settings,
@@ -305,7 +302,7 @@ absl::Status MatchWriter::RecordBatch(const std::vector<Queued>& batch,
         }
 
         // Rate in queue order, each match from the ratings the ones before it left.
-        Columns matches(8), players(4), history(8);
+        Columns matches(8), players(8);
         for (size_t i = 0; i < n; ++i) {
           if (first_of[i] != static_cast<int>(i)) continue;
           const PendingMatch& match = batch[i].match;
@@ -336,8 +333,17 @@ absl::Status MatchWriter::RecordBatch(const std::vector<Queued>& batch,
                        Str(TimeUtil::TimestampToMicroseconds(canonical.started_at())),
                        Str(ended_us), match.rated ? "true" : "false", Hex(match.request_sha256),
                        Hex(record.SerializeAsString())});
+          absl::flat_hash_map<std::string, const v1::Rating*> after_of;
+          for (const v1::RatingChange& change : changes) {
+            after_of[change.player_id()] = &change.after();
+          }
           for (const std::string& player : HumanPlayers(canonical)) {
-            players.Add({player, Str(ended_us), canonical.match_id(), canonical.ruleset()});
+            const auto after = after_of.find(player);
+            const bool rated = after != after_of.end();
+            players.Add({player, Str(ended_us), canonical.match_id(), canonical.ruleset(), mode,
+                         rated ? Number(after->second->mu()) : "NULL",
+                         rated ? Number(after->second->sigma()) : "NULL",
+                         rated ? Number(after->second->display()) : "NULL"});
           }
           for (const v1::RatingChange& change : changes) {
             const v1::Rating& after = change.after();
@@ -348,9 +354,6 @@ absl::Status MatchWriter::RecordBatch(const std::vector<Queued>& batch,
                 .sigma = after.sigma(),
                 .games = after.games(),
                 .last_played_us = TimeUtil::TimestampToMicroseconds(after.last_played())};
-            history.Add({change.player_id(), canonical.ruleset(), mode, Str(ended_us),
-                         canonical.match_id(), Number(after.mu()), Number(after.sigma()),
-                         Number(after.display())});
           }
           answers[i] = RecordedMatch{.response = ResponseOf(record), .inserted = true};
         }
@@ -362,7 +365,8 @@ absl::Status MatchWriter::RecordBatch(const std::vector<Queued>& batch,
         }
         if (!players.empty()) {
           tx.exec_prepared(kInsertPlayers, players.Quoted(0), players.Bare(1), players.Quoted(2),
-                           players.Quoted(3));
+                           players.Quoted(3), players.Bare(4), players.Bare(5), players.Bare(6),
+                           players.Bare(7));
         }
         Columns updated(8), placeholders(3);
         for (const auto& [ruleset, mode, player] : keys) {
@@ -383,11 +387,6 @@ absl::Status MatchWriter::RecordBatch(const std::vector<Queued>& batch,
         if (!placeholders.empty()) {
           tx.exec_prepared(kDropPlaceholders, placeholders.Quoted(0), placeholders.Bare(1),
                            placeholders.Quoted(2));
-        }
-        if (!history.empty()) {
-          tx.exec_prepared(kInsertHistory, history.Quoted(0), history.Quoted(1), history.Bare(2),
-                           history.Bare(3), history.Quoted(4), history.Bare(5), history.Bare(6),
-                           history.Bare(7));
         }
         tx.exec("COMMIT");
         return absl::OkStatus();

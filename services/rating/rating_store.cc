@@ -32,9 +32,9 @@ constexpr char kListMatchesInRulesetSql[] =
 
 constexpr char kHistory[] = "rating_history";
 constexpr char kHistorySql[] =
-    "SELECT at_us, match_id, mu, sigma, display FROM rating_history "
-    "WHERE player_id = $1 AND ruleset = $2 AND mode = $3 "
-    "ORDER BY at_us DESC, match_id DESC LIMIT $4";
+    "SELECT ended_us, match_id, mu, sigma, display FROM rating_match_players "
+    "WHERE player_id = $1 AND ruleset = $2 AND mode = $3 AND mu IS NOT NULL "
+    "ORDER BY ended_us DESC, match_id DESC LIMIT $4";
 
 constexpr char kLeaderboardFirst[] = "rating_leaderboard_first";
 constexpr char kLeaderboardFirstSql[] =

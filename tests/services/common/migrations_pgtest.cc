@@ -347,6 +347,46 @@ TEST(EmbeddedMigrationsTest, MatchTheSourceFilesByteForByte) {
   }
 }
 
+// 0008 moves the rating history onto the match rows: what a database held before must read the
+// same after. (Real migrations, applied up to 0007, then the rest.)
+TEST_F(MigrateTest, RatingHistoryMovesOntoTheMatchRowsWithNothingLost) {
+  const std::vector<Migration>& embedded = EmbeddedMigrations();
+  ASSERT_GE(embedded.size(), 8u);
+  ASSERT_EQ(embedded[7].version, 8);
+  ASSERT_TRUE(Migrate(url_, {embedded.begin(), embedded.begin() + 7}).ok());
+  {
+    pqxx::connection connection(url_);
+    pqxx::work tx(connection);
+    tx.exec0(
+        "INSERT INTO rating_matches (match_id, ruleset, mode, started_us, ended_us, rated, "
+        "request_sha256, record) VALUES ('rated', 'okey', 2, 1, 10, true, '', ''), "
+        "('unrated', 'okey', 1, 1, 20, false, '', '')");
+    tx.exec0(
+        "INSERT INTO rating_match_players VALUES ('ana', 10, 'rated', 'okey'), "
+        "('ben', 10, 'rated', 'okey'), ('ana', 20, 'unrated', 'okey')");
+    tx.exec0(
+        "INSERT INTO rating_history VALUES ('ana', 'okey', 2, 10, 'rated', 26.5, 8.1, 2.2), "
+        "('ben', 'okey', 2, 10, 'rated', 23.5, 8.2, -1.1)");
+    tx.commit();
+  }
+  const absl::StatusOr<MigrateResult> rest = Migrate(url_, embedded);
+  ASSERT_TRUE(rest.ok()) << rest.status();
+  EXPECT_EQ(rest->applied.front(), 8);
+  pqxx::connection connection(url_);
+  pqxx::nontransaction tx(connection);
+  std::vector<std::string> rows;
+  for (const pqxx::row& row :
+       tx.exec("SELECT concat_ws(' ', player_id, ended_us, match_id, ruleset, mode, "
+               "coalesce(mu::text, '-'), coalesce(sigma::text, '-'), coalesce(display::text, '-')) "
+               "FROM rating_match_players ORDER BY match_id, player_id")) {
+    rows.push_back(row[0].as<std::string>());
+  }
+  EXPECT_THAT(rows,
+              ElementsAre("ana 10 rated okey 2 26.5 8.1 2.2", "ben 10 rated okey 2 23.5 8.2 -1.1",
+                          "ana 20 unrated okey 1 - - -"));
+  EXPECT_EQ(Count("SELECT count(*) FROM pg_tables WHERE tablename = 'rating_history'"), 0);
+}
+
 // The test databases come from the template the harness migrated with the embedded migrations.
 class TemplateTest : public PgTest {};
 

@@ -113,7 +113,9 @@ TEST_F(MatchWriterTest, BatchesRateOnePlayersMatchesInQueueOrder) {
   EXPECT_DOUBLE_EQ(batches.histogram.sample_sum, kMatches);
   EXPECT_LT(batches.histogram.sample_count, kMatches) << "no batch held more than one match";
   EXPECT_EQ(Count("SELECT games FROM ratings WHERE player_id = 'hot'"), kMatches);
-  EXPECT_EQ(Count("SELECT count(*) FROM rating_history WHERE player_id = 'hot'"), kMatches);
+  EXPECT_EQ(
+      Count("SELECT count(*) FROM rating_match_players WHERE player_id = 'hot' AND mu IS NOT NULL"),
+      kMatches);
   EXPECT_EQ(Count("SELECT count(*) FROM rating_match_players"), 3 * kMatches);
 }
 

@@ -214,6 +214,13 @@ TEST_F(LeaderboardTest, AroundPlayerCentresThePlayer) {
 }
 
 TEST_F(LeaderboardTest, HistoryFollowsEveryRatedMatch) {
+  // Later matches of p1 that are not in the series: an unrated one (a bot from the start) and one
+  // of the other mode.
+  v1::RecordMatchRequest with_bot = SoloMatch("unrated", {"p1", "p2", "p3"}, {1, 2, 3}, 1002);
+  with_bot.mutable_participants(2)->clear_player_id();
+  with_bot.mutable_participants(2)->set_bot(true);
+  RecordOk(with_bot);
+  RecordOk(TeamMatch("teams", {"p1", "p2", "p3", "p4"}, true, 1003));
   v1::GetRatingHistoryRequest request;
   request.set_player_id("p1");
   request.set_ruleset("liars_dice");
@@ -232,6 +239,12 @@ TEST_F(LeaderboardTest, HistoryFollowsEveryRatedMatch) {
   v1::GetLeaderboardResponse top;
   ASSERT_TRUE(Board(board, &top).ok());
   EXPECT_DOUBLE_EQ(top.entries(0).rating().mu(), history.points(1).mu());
+
+  request.set_mode(v1::TEAMS);
+  auto teams = testing::ContextFor("p1");
+  ASSERT_TRUE(stub().GetRatingHistory(teams.get(), request, &history).ok());
+  ASSERT_EQ(history.points_size(), 1);
+  EXPECT_EQ(history.points(0).match_id(), "teams");
 
   request.set_mode(v1::MATCH_MODE_UNSPECIFIED);
   auto again = testing::ContextFor("p1");
