@@ -11,7 +11,7 @@ std::string Hex(const std::string& bytes) { return absl::BytesToHexString(bytes)
 
 absl::Status ParseRecord(const pqxx::field& field, v1::MatchRecord* record) {
   const pqxx::binarystring bytes(field);
-  if (!record->ParseFromString(bytes.str()))
+  if (!record->ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
     return absl::DataLossError("stored match record unreadable");
   return absl::OkStatus();
 }
