@@ -48,10 +48,14 @@ class EventLogTest : public kahve::testing::PgTest {
   EventLogSettings Settings(const std::string& host_id, int writers = 1) const {
     return EventLogSettings{.url = url(), .host_id = host_id, .writers = writers};
   }
-  // Whether a session came to wait for a lock on `table` within a few seconds.
+  // Whether a session came to wait for a lock on `table` of this test's database within a few
+  // seconds. (pg_locks spans the server, and every test database, cloned from one template, gives
+  // its tables the same oids: hence the database filter.)
   bool WaitForAWriterBlockedOn(const std::string& table) {
-    const std::string sql = absl::StrCat(
-        "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = '", table, "'::regclass");
+    const std::string sql =
+        absl::StrCat("SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = '", table,
+                     "'::regclass AND database = (SELECT oid FROM pg_database WHERE datname = "
+                     "current_database())");
     for (int i = 0; i < 500; ++i) {
       if (CountOf(url(), sql) > 0) return true;
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
