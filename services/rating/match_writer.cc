@@ -335,7 +335,15 @@ absl::Status MatchWriter::RecordBatch(const std::vector<Queued>& batch,
                        Hex(record.SerializeAsString())});
           absl::flat_hash_map<std::string, const v1::Rating*> after_of;
           for (const v1::RatingChange& change : changes) {
-            after_of[change.player_id()] = &change.after();
+            const v1::Rating& after = change.after();
+            after_of[change.player_id()] = &after;
+            const RatingKey key(canonical.ruleset(), canonical.mode(), change.player_id());
+            displays[key] = after.display();
+            ratings[key] = StoredRating{
+                .mu = after.mu(),
+                .sigma = after.sigma(),
+                .games = after.games(),
+                .last_played_us = TimeUtil::TimestampToMicroseconds(after.last_played())};
           }
           for (const std::string& player : HumanPlayers(canonical)) {
             const auto after = after_of.find(player);
@@ -344,16 +352,6 @@ absl::Status MatchWriter::RecordBatch(const std::vector<Queued>& batch,
                          has_rating ? Number(after->second->mu()) : "NULL",
                          has_rating ? Number(after->second->sigma()) : "NULL",
                          has_rating ? Number(after->second->display()) : "NULL"});
-          }
-          for (const v1::RatingChange& change : changes) {
-            const v1::Rating& after = change.after();
-            const RatingKey key(canonical.ruleset(), canonical.mode(), change.player_id());
-            displays[key] = after.display();
-            ratings[key] = StoredRating{
-                .mu = after.mu(),
-                .sigma = after.sigma(),
-                .games = after.games(),
-                .last_played_us = TimeUtil::TimestampToMicroseconds(after.last_played())};
           }
           answers[i] = RecordedMatch{.response = ResponseOf(record), .inserted = true};
         }
