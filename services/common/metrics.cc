@@ -78,6 +78,7 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                                 .Name("grpc_server_handling_seconds")
                                 .Help("Time from the start of an RPC to its status, in seconds.")
                                 .Register(*registry_);
+  budgets_ = std::make_unique<BudgetMetrics>(*registry_);
 }
 
 Metrics::~Metrics() = default;

@@ -18,6 +18,7 @@
 #include "prometheus/family.h"
 #include "prometheus/histogram.h"
 #include "prometheus/registry.h"
+#include "services/common/budget.h"
 
 namespace kahve::common {
 
@@ -43,12 +44,15 @@ class Metrics {
   prometheus::Family<prometheus::Histogram>& grpc_handling_seconds() {
     return *grpc_handling_seconds_;
   }
+  // The families every budget of the process counts in (services/common/budget.h).
+  BudgetMetrics& budgets() { return *budgets_; }
 
  private:
   std::shared_ptr<prometheus::Registry> registry_;
   std::unique_ptr<prometheus::Exposer> exposer_;
   prometheus::Family<prometheus::Counter>* grpc_handled_;
   prometheus::Family<prometheus::Histogram>* grpc_handling_seconds_;
+  std::unique_ptr<BudgetMetrics> budgets_;
 };
 
 }  // namespace kahve::common

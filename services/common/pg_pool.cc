@@ -20,6 +20,7 @@
 #include "prometheus/gauge.h"
 #include "prometheus/histogram.h"
 #include "prometheus/registry.h"
+#include "services/common/status.h"
 
 ABSL_FLAG(std::string, database, "",
           "PostgreSQL connection URL, e.g. postgresql://kahve@db:5432/kahve (required by services "
@@ -47,7 +48,7 @@ std::string FirstLine(absl::string_view text) {
 
 absl::Status WithSqlState(absl::Status status, absl::string_view sqlstate) {
   if (!sqlstate.empty()) status.SetPayload(kSqlStatePayload, absl::Cord(sqlstate));
-  return status;
+  return FromDatabase(std::move(status));
 }
 
 absl::Status Unavailable(absl::string_view what, absl::string_view detail,
@@ -65,7 +66,7 @@ absl::Status Aborted(absl::string_view sqlstate, absl::string_view detail) {
 
 absl::Status Internal(absl::string_view sqlstate, absl::string_view detail) {
   if (sqlstate.empty())
-    return absl::InternalError(absl::StrCat("database error: ", FirstLine(detail)));
+    return FromDatabase(absl::InternalError(absl::StrCat("database error: ", FirstLine(detail))));
   return WithSqlState(absl::InternalError(absl::StrCat("database error (SQLSTATE ", sqlstate,
                                                        "): ", FirstLine(detail))),
                       sqlstate);
@@ -110,7 +111,7 @@ absl::Status StatusOfCurrentException(bool* lost) {
   } catch (const std::exception& e) {
     return Internal("", e.what());
   } catch (...) {
-    return absl::InternalError("database work threw a non-standard exception");
+    return FromDatabase(absl::InternalError("database work threw a non-standard exception"));
   }
 }
 

@@ -1,10 +1,51 @@
 #include "services/common/status.h"
 
+#include "services/common/logging.h"
+
 namespace kahve::common {
+
+namespace {
+
+// What a client reads in place of an inside fault's own message.
+const char* GenericMessage(absl::StatusCode code) {
+  switch (code) {
+    case absl::StatusCode::kUnavailable:
+      return "temporarily unavailable; retry with backoff";
+    case absl::StatusCode::kAborted:
+      return "a concurrent change got in the way; retry";
+    case absl::StatusCode::kResourceExhausted:
+      return "the server is overloaded; retry with backoff";
+    case absl::StatusCode::kDeadlineExceeded:
+      return "the deadline passed";
+    default:
+      return "internal error; the server's log has the details";
+  }
+}
+
+bool IsInsideFault(const absl::Status& status) {
+  return status.code() == absl::StatusCode::kInternal ||
+         status.code() == absl::StatusCode::kUnknown ||
+         status.code() == absl::StatusCode::kDataLoss ||
+         status.GetPayload(kDatabasePayload).has_value();
+}
+
+}  // namespace
+
+absl::Status FromDatabase(absl::Status status) {
+  if (!status.ok()) status.SetPayload(kDatabasePayload, absl::Cord("1"));
+  return status;
+}
 
 grpc::Status ToGrpcStatus(const absl::Status& status) {
   if (status.ok()) return grpc::Status::OK;
-  return grpc::Status(static_cast<grpc::StatusCode>(status.code()), std::string(status.message()));
+  const auto code = static_cast<grpc::StatusCode>(status.code());
+  if (IsInsideFault(status)) {
+    LogError("call failed inside",
+             {{"code", absl::StatusCodeToString(status.code())},
+              {"error", std::string(status.message())}});
+    return grpc::Status(code, GenericMessage(status.code()));
+  }
+  return grpc::Status(code, std::string(status.message()));
 }
 
 absl::Status FromGrpcStatus(const grpc::Status& status) {

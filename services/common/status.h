@@ -11,6 +11,14 @@
 
 namespace kahve::common {
 
+// The payload that marks a status made at the database edge (pg_pool, the event log's writer):
+// its message holds the server's words (SQL, other callers' values) and never reaches a client.
+inline constexpr char kDatabasePayload[] = "kahve/database";
+absl::Status FromDatabase(absl::Status status);
+
+// The status a client receives. Faults of ours (INTERNAL, UNKNOWN, DATA_LOSS) and every status
+// made at the database edge are logged with their details and answered with a generic message
+// for their code: what went wrong inside is the operator's to read, never a caller's.
 grpc::Status ToGrpcStatus(const absl::Status& status);
 absl::Status FromGrpcStatus(const grpc::Status& status);
 

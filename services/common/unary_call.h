@@ -10,25 +10,42 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "google/protobuf/message.h"
 #include "grpcpp/grpcpp.h"
 #include "services/common/auth.h"
 #include "services/common/logging.h"
+#include "services/common/request_checks.h"
 #include "services/common/server.h"
 #include "services/common/status.h"
 #include "services/common/worker_pool.h"
 
 namespace kahve::common {
 
-// The caller, when authenticated and (unless `role` is null) holding `role`; otherwise the call
-// is finished with UNAUTHENTICATED or PERMISSION_DENIED and nullopt returned.
+// The one gate of every call, unary or streaming: the caller, when authenticated, holding `role`
+// (unless it is null), and when every string of `request` passes CheckRequestStrings; otherwise
+// UNAUTHENTICATED, PERMISSION_DENIED or INVALID_ARGUMENT, before anything is looked up.
+inline absl::StatusOr<Identity> AcceptCall(const Authenticator& authenticator,
+                                           const grpc::CallbackServerContext& context,
+                                           const char* role,
+                                           const google::protobuf::Message& request) {
+  auto identity = AuthenticateCall(authenticator, context);
+  if (!identity.ok()) return identity.status();
+  if (role != nullptr) {
+    if (absl::Status allowed = RequireRole(*identity, role); !allowed.ok()) return allowed;
+  }
+  if (absl::Status checked = CheckRequestStrings(request); !checked.ok()) return checked;
+  return identity;
+}
+
+// AcceptCall for a unary call: on a refusal the call is finished with it and nullopt returned.
 inline std::optional<Identity> AuthorizeUnary(const Authenticator& authenticator,
                                               grpc::CallbackServerContext& context,
-                                              grpc::ServerUnaryReactor* reactor, const char* role) {
-  auto identity = AuthenticateCall(authenticator, context);
-  absl::Status allowed = identity.status();
-  if (allowed.ok() && role != nullptr) allowed = RequireRole(*identity, role);
-  if (!allowed.ok()) {
-    reactor->Finish(ToGrpcStatus(allowed));
+                                              grpc::ServerUnaryReactor* reactor, const char* role,
+                                              const google::protobuf::Message& request) {
+  auto identity = AcceptCall(authenticator, context, role, request);
+  if (!identity.ok()) {
+    reactor->Finish(ToGrpcStatus(identity.status()));
     return std::nullopt;
   }
   return *std::move(identity);

@@ -34,9 +34,10 @@ MatchmakingService::MatchmakingService(MatchmakingServiceSettings settings, Matc
 // Authenticates, then runs work(caller) on a worker and finishes the call with its status.
 template <typename Work>
 grpc::ServerUnaryReactor* MatchmakingService::Offload(grpc::CallbackServerContext* context,
+                                                      const google::protobuf::Message& request,
                                                       const char* method, Work work) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  auto identity = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr);
+  auto identity = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, request);
   if (!identity) return reactor;
   common::FinishOffloaded(
       *workers_, context, reactor, absl::StrCat("MatchmakingService.", method),
@@ -107,7 +108,7 @@ grpc::ServerUnaryReactor* MatchmakingService::Enqueue(grpc::CallbackServerContex
                                                       const v1::EnqueueRequest* request,
                                                       v1::EnqueueResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  auto identity = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr);
+  auto identity = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, *request);
   if (!identity) return reactor;
   common::FinishOffloadedAsync(*workers_, context, reactor, "MatchmakingService.Enqueue",
                                [this, caller = identity->subject, request, response](auto finish) {
@@ -130,7 +131,7 @@ grpc::ServerUnaryReactor* MatchmakingService::Enqueue(grpc::CallbackServerContex
 
 grpc::ServerWriteReactor<v1::TicketUpdate>* MatchmakingService::WatchTicket(
     grpc::CallbackServerContext* context, const v1::WatchTicketRequest* request) {
-  auto identity = common::AuthenticateCall(*authenticator_, *context);
+  auto identity = common::AcceptCall(*authenticator_, *context, nullptr, *request);
   absl::Status refused = identity.status();
   if (refused.ok() && request->ticket_id().empty()) {
     refused = absl::InvalidArgumentError("ticket_id: required");
@@ -151,7 +152,7 @@ grpc::ServerWriteReactor<v1::TicketUpdate>* MatchmakingService::WatchTicket(
 grpc::ServerUnaryReactor* MatchmakingService::CancelTicket(grpc::CallbackServerContext* context,
                                                            const v1::CancelTicketRequest* request,
                                                            v1::CancelTicketResponse*) {
-  return Offload(context, "CancelTicket", [this, request](const std::string& caller) {
+  return Offload(context, *request, "CancelTicket", [this, request](const std::string& caller) {
     if (request->ticket_id().empty()) return absl::InvalidArgumentError("ticket_id: required");
     const absl::Status status = store_->CancelTicket(request->ticket_id(), caller, absl::Now());
     if (status.ok()) watchers_->Poke();
@@ -162,7 +163,7 @@ grpc::ServerUnaryReactor* MatchmakingService::CancelTicket(grpc::CallbackServerC
 grpc::ServerUnaryReactor* MatchmakingService::GetQueueStats(grpc::CallbackServerContext* context,
                                                             const v1::GetQueueStatsRequest* request,
                                                             v1::GetQueueStatsResponse* response) {
-  return Offload(context, "GetQueueStats", [this, request, response](const std::string&) {
+  return Offload(context, *request, "GetQueueStats", [this, request, response](const std::string&) {
     if (!request->ruleset().empty() && !engine::FindRuleset(request->ruleset()).ok()) {
       return absl::InvalidArgumentError(absl::StrCat("ruleset: unknown ", request->ruleset()));
     }
@@ -175,9 +176,9 @@ grpc::ServerUnaryReactor* MatchmakingService::GetQueueStats(grpc::CallbackServer
 }
 
 grpc::ServerUnaryReactor* MatchmakingService::CreateParty(grpc::CallbackServerContext* context,
-                                                          const v1::CreatePartyRequest*,
+                                                          const v1::CreatePartyRequest* request,
                                                           v1::Party* response) {
-  return Offload(context, "CreateParty", [this, response](const std::string& caller) {
+  return Offload(context, *request, "CreateParty", [this, response](const std::string& caller) {
     auto party = store_->CreateParty(caller, absl::Now());
     if (!party.ok()) return party.status();
     *response = *std::move(party);
@@ -188,7 +189,7 @@ grpc::ServerUnaryReactor* MatchmakingService::CreateParty(grpc::CallbackServerCo
 grpc::ServerUnaryReactor* MatchmakingService::JoinParty(grpc::CallbackServerContext* context,
                                                         const v1::JoinPartyRequest* request,
                                                         v1::Party* response) {
-  return Offload(context, "JoinParty", [this, request, response](const std::string& caller) {
+  return Offload(context, *request, "JoinParty", [this, request, response](const std::string& caller) {
     if (request->invite_code().empty()) return absl::InvalidArgumentError("invite_code: required");
     auto party = store_->JoinParty(request->invite_code(), caller, absl::Now());
     if (!party.ok()) return party.status();
@@ -200,7 +201,7 @@ grpc::ServerUnaryReactor* MatchmakingService::JoinParty(grpc::CallbackServerCont
 grpc::ServerUnaryReactor* MatchmakingService::LeaveParty(grpc::CallbackServerContext* context,
                                                          const v1::LeavePartyRequest* request,
                                                          v1::LeavePartyResponse*) {
-  return Offload(context, "LeaveParty", [this, request](const std::string& caller) {
+  return Offload(context, *request, "LeaveParty", [this, request](const std::string& caller) {
     if (request->party_id().empty()) return absl::InvalidArgumentError("party_id: required");
     return store_->LeaveParty(request->party_id(), caller);
   });

@@ -58,7 +58,8 @@ class MatchmakingService final : public v1::MatchmakingService::CallbackService 
 
  private:
   template <typename Work>
-  grpc::ServerUnaryReactor* Offload(grpc::CallbackServerContext* context, const char* method,
+  grpc::ServerUnaryReactor* Offload(grpc::CallbackServerContext* context,
+                                    const google::protobuf::Message& request, const char* method,
                                     Work work);
 
   const MatchmakingServiceSettings settings_;

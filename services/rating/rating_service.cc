@@ -171,9 +171,10 @@ RatingService::RatingService(RatingServiceSettings settings, common::PgPool* poo
 
 template <typename Work>
 grpc::ServerUnaryReactor* RatingService::Offload(grpc::CallbackServerContext* context,
+                                                 const google::protobuf::Message& request,
                                                  const char* method, const char* role, Work work) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (!common::AuthorizeUnary(*authenticator_, *context, reactor, role)) return reactor;
+  if (!common::AuthorizeUnary(*authenticator_, *context, reactor, role, request)) return reactor;
   common::FinishOffloaded(*workers_, context, reactor, absl::StrCat("RatingService.", method),
                           std::move(work));
   return reactor;
@@ -185,7 +186,8 @@ grpc::ServerUnaryReactor* RatingService::RecordMatch(grpc::CallbackServerContext
                                                      const v1::RecordMatchRequest* request,
                                                      v1::RecordMatchResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (!common::AuthorizeUnary(*authenticator_, *context, reactor, common::kRoleService)) {
+  if (!common::AuthorizeUnary(*authenticator_, *context, reactor, common::kRoleService,
+                              *request)) {
     return reactor;
   }
   DoRecordMatch(*request, [reactor, response](absl::StatusOr<v1::RecordMatchResponse> answer) {
@@ -208,35 +210,35 @@ grpc::ServerUnaryReactor* RatingService::RecordMatch(grpc::CallbackServerContext
 grpc::ServerUnaryReactor* RatingService::GetRatings(grpc::CallbackServerContext* context,
                                                     const v1::GetRatingsRequest* request,
                                                     v1::GetRatingsResponse* response) {
-  return Offload(context, "GetRatings", nullptr,
+  return Offload(context, *request, "GetRatings", nullptr,
                  [this, request, response] { return DoGetRatings(*request, response); });
 }
 
 grpc::ServerUnaryReactor* RatingService::GetLeaderboard(grpc::CallbackServerContext* context,
                                                         const v1::GetLeaderboardRequest* request,
                                                         v1::GetLeaderboardResponse* response) {
-  return Offload(context, "GetLeaderboard", nullptr,
+  return Offload(context, *request, "GetLeaderboard", nullptr,
                  [this, request, response] { return DoGetLeaderboard(*request, response); });
 }
 
 grpc::ServerUnaryReactor* RatingService::ListMatches(grpc::CallbackServerContext* context,
                                                      const v1::ListMatchesRequest* request,
                                                      v1::ListMatchesResponse* response) {
-  return Offload(context, "ListMatches", nullptr,
+  return Offload(context, *request, "ListMatches", nullptr,
                  [this, request, response] { return DoListMatches(*request, response); });
 }
 
 grpc::ServerUnaryReactor* RatingService::GetMatch(grpc::CallbackServerContext* context,
                                                   const v1::GetMatchRequest* request,
                                                   v1::MatchRecord* response) {
-  return Offload(context, "GetMatch", nullptr,
+  return Offload(context, *request, "GetMatch", nullptr,
                  [this, request, response] { return DoGetMatch(*request, response); });
 }
 
 grpc::ServerUnaryReactor* RatingService::GetRatingHistory(
     grpc::CallbackServerContext* context, const v1::GetRatingHistoryRequest* request,
     v1::GetRatingHistoryResponse* response) {
-  return Offload(context, "GetRatingHistory", nullptr,
+  return Offload(context, *request, "GetRatingHistory", nullptr,
                  [this, request, response] { return DoGetRatingHistory(*request, response); });
 }
 

@@ -88,7 +88,8 @@ class RatingService final : public v1::RatingService::CallbackService {
   // Authenticates (and checks `role` unless null), then runs `work` on the worker pool and
   // finishes the call with its status; failures that are ours, not the caller's, are logged.
   template <typename Work>
-  grpc::ServerUnaryReactor* Offload(grpc::CallbackServerContext* context, const char* method,
+  grpc::ServerUnaryReactor* Offload(grpc::CallbackServerContext* context,
+                                    const google::protobuf::Message& request, const char* method,
                                     const char* role, Work work);
 
   absl::Status LeaderboardAround(const v1::GetLeaderboardRequest& request, int page_size,

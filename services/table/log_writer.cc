@@ -10,6 +10,7 @@
 #include "prometheus/histogram.h"
 #include "services/common/logging.h"
 #include "services/common/pg_pool.h"
+#include "services/common/status.h"
 
 namespace kahve::table {
 namespace {
@@ -177,11 +178,11 @@ LogWriter::Attempt LogWriter::TryCommit(absl::Span<const LogWrite> batch,
     const std::string& sqlstate = e.sqlstate();
     const bool data_error = absl::StartsWith(sqlstate, "22") || absl::StartsWith(sqlstate, "23");
     const std::string message = absl::StrCat("SQLSTATE ", sqlstate, ": ", e.what());
-    if (data_error) return {absl::InvalidArgumentError(message), true};
-    return {absl::UnavailableError(message)};
+    if (data_error) return {common::FromDatabase(absl::InvalidArgumentError(message)), true};
+    return {common::FromDatabase(absl::UnavailableError(message))};
   } catch (const std::exception& e) {
     connection_.reset();
-    return {absl::UnavailableError(e.what())};
+    return {common::FromDatabase(absl::UnavailableError(e.what()))};
   }
 }
 

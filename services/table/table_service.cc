@@ -35,7 +35,7 @@ grpc::ServerUnaryReactor* TableService::CreateTable(grpc::CallbackServerContext*
                                                     v1::CreateTableResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   const auto caller =
-      common::AuthorizeUnary(*authenticator_, *context, reactor, common::kRoleService);
+      common::AuthorizeUnary(*authenticator_, *context, reactor, common::kRoleService, *request);
   if (!caller) return reactor;
   host_->CreateTable(*request, caller->role == common::kRoleAdmin,
                      [reactor, response](absl::StatusOr<v1::CreateTableResponse> created) {
@@ -50,15 +50,20 @@ grpc::ServerWriteReactor<v1::TableUpdate>* TableService::Connect(
   const std::string table_id = request->table_id();
   auto* stream = new UpdateStream(
       [host = host_, table_id](UpdateStream* done) { host->Disconnect(table_id, done); });
-  auto identity = common::AuthenticateCall(*authenticator_, *context);
+  auto identity = common::AcceptCall(*authenticator_, *context, nullptr, *request);
   const absl::Status connected =
       identity.ok() ? host_->Connect(*identity, *request, stream) : identity.status();
   if (absl::IsNotFound(connected) && !table_id.empty()) {
-    // Perhaps a finished table this host let go of (a late stream after a restart).
-    workers_->Schedule([this, caller = *identity, request, stream] {
-      absl::Status retried = host_->AdoptFinished(request->table_id());
-      if (retried.ok()) retried = host_->Connect(caller, *request, stream);
+    // Perhaps a finished table this host let go of (a late stream after a restart). The worker
+    // gets the request by value and holds the stream open: a client's cancel finishes the call
+    // meanwhile, which would otherwise delete both under the worker (docs/operations.md,
+    // "Call lifetimes").
+    stream->Hold();
+    workers_->Schedule([host = host_, caller = *identity, request = *request, stream] {
+      absl::Status retried = host->AdoptFinished(request.table_id());
+      if (retried.ok()) retried = host->Connect(caller, request, stream);
       if (!retried.ok()) stream->End(common::ToGrpcStatus(retried));
+      stream->Release();
     });
   } else if (!connected.ok()) {
     stream->End(common::ToGrpcStatus(connected));
@@ -71,7 +76,7 @@ grpc::ServerUnaryReactor* TableService::Play(grpc::CallbackServerContext* contex
                                              v1::PlayResponse* response) {
   const absl::Time received = absl::Now();
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr);
+  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
   TableHost::PlayDone answer = [reactor, response](absl::Status status, v1::PlayResponse played,
                                                    std::optional<v1::PlayRejection> rejection) {
@@ -104,7 +109,7 @@ grpc::ServerUnaryReactor* TableService::GetView(grpc::CallbackServerContext* con
                                                 const v1::GetViewRequest* request,
                                                 v1::GetViewResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr);
+  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
   host_->GetView(*caller, *request, [reactor, response](absl::StatusOr<v1::GetViewResponse> view) {
     if (view.ok()) *response = std::move(view).value();
@@ -117,7 +122,7 @@ grpc::ServerUnaryReactor* TableService::GetHints(grpc::CallbackServerContext* co
                                                  const v1::GetHintsRequest* request,
                                                  v1::GetHintsResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr);
+  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
   host_->GetHints(*caller, *request,
                   [reactor, response](absl::StatusOr<v1::GetHintsResponse> hints) {
@@ -131,7 +136,7 @@ grpc::ServerUnaryReactor* TableService::Resign(grpc::CallbackServerContext* cont
                                                const v1::ResignRequest* request,
                                                v1::ResignResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr);
+  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
   host_->Resign(*caller, *request,
                 [reactor, response](absl::StatusOr<v1::ResignResponse> resigned) {
@@ -146,7 +151,7 @@ grpc::ServerUnaryReactor* TableService::ListTables(grpc::CallbackServerContext* 
                                                    v1::ListTablesResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   const auto caller =
-      common::AuthorizeUnary(*authenticator_, *context, reactor, common::kRoleAdmin);
+      common::AuthorizeUnary(*authenticator_, *context, reactor, common::kRoleAdmin, *request);
   if (!caller) return reactor;
   if (request->page_size() < 0 || request->page_size() > kMaxPageSize) {
     reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "page_size: must be 0..100"));
@@ -169,7 +174,7 @@ grpc::ServerUnaryReactor* TableService::GetReplay(grpc::CallbackServerContext* c
                                                   const v1::GetReplayRequest* request,
                                                   v1::Replay* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr);
+  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
   if (request->table_id().empty()) {
     reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "table_id: required"));
@@ -189,7 +194,7 @@ grpc::ServerUnaryReactor* TableService::CreatePracticeTable(
     v1::CreatePracticeTableResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   // Any player may open a practice table for themselves: it is never rated.
-  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr);
+  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
   host_->CreatePracticeTable(
       *caller, *request,
@@ -205,7 +210,7 @@ grpc::ServerUnaryReactor* TableService::Practice(grpc::CallbackServerContext* co
                                                  v1::PracticeResponse* response,
                                                  v1::PracticeChange::Kind kind) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr);
+  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
   host_->Practice(*caller, *request, kind,
                   [reactor, response](absl::StatusOr<v1::PracticeResponse> changed) {

@@ -37,13 +37,28 @@ void UpdateStream::End(grpc::Status status) {
   Do(next);
 }
 
+void UpdateStream::Hold() {
+  absl::MutexLock lock(&mu_);
+  ++holds_;
+}
+
+void UpdateStream::Release() {
+  Next next = Next::kNothing;
+  {
+    absl::MutexLock lock(&mu_);
+    --holds_;
+    next = NextStep();
+  }
+  Do(next);
+}
+
 UpdateStream::Next UpdateStream::NextStep() {
   if (writing_ || finishing_) return Next::kNothing;
   if (!queue_.empty()) {
     writing_ = true;
     return Next::kWrite;
   }
-  if (end_.has_value()) {
+  if (end_.has_value() && holds_ == 0) {
     finishing_ = true;
     final_status_ = *end_;
     return Next::kFinish;

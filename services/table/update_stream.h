@@ -35,6 +35,11 @@ class UpdateStream : public grpc::ServerWriteReactor<v1::TableUpdate> {
   void Send(v1::TableUpdate update);
   // Ends the stream with `status` once what is queued is written (at once when cancelled).
   void End(grpc::Status status);
+  // While held, the stream does not finish, even when the client cancels, so the reactor (and the
+  // call's request) stay alive for work running on another thread. Every Hold has one Release,
+  // which finishes the stream if it ended meanwhile.
+  void Hold();
+  void Release();
 
   // Kept by the table, under the table's lock: whether the first message (snapshot or missed
   // updates) went out, and the seq this stream has seen up to.
@@ -58,6 +63,7 @@ class UpdateStream : public grpc::ServerWriteReactor<v1::TableUpdate> {
   std::deque<v1::TableUpdate> queue_ ABSL_GUARDED_BY(mu_);  // front: being written
   bool writing_ ABSL_GUARDED_BY(mu_) = false;
   bool finishing_ ABSL_GUARDED_BY(mu_) = false;
+  int holds_ ABSL_GUARDED_BY(mu_) = 0;
   std::optional<grpc::Status> end_ ABSL_GUARDED_BY(mu_);
   grpc::Status final_status_ ABSL_GUARDED_BY(mu_);
 };
