@@ -23,6 +23,9 @@ struct TableHost::LiveTable {
   // Identifies the creation request, for answering CreateTable retries.
   std::string create_fingerprint;
   absl::Time created_at;
+  // A practice table's player and seat (empty and -1 otherwise).
+  std::string practice_player;
+  int practice_seat = -1;
   // Every entry up to this seq is committed; the session may be ahead by what is in flight.
   uint64_t durable_seq ABSL_GUARDED_BY(mu) = 0;
   std::vector<UpdateStream*> streams ABSL_GUARDED_BY(mu);

@@ -216,13 +216,13 @@ void TableHost::StartStream(LiveTable& table, UpdateStream* stream) ABSL_NO_THRE
   if (stream->after_seq.has_value()) {
     auto missed = table.session->ResumeFor(stream->seat(), *stream->after_seq);
     if (missed.ok() && missed->has_value()) {
-      for (v1::TableUpdate& update : **missed) stream->Send(std::move(update));
+      for (v1::TableUpdate& update : **missed) stream->SendInitial(std::move(update));
       // A finished game's stream ends after its result (the last missed update).
       if (table.session->over()) stream->End(grpc::Status::OK);
       return;
     }
   }
-  stream->Send(table.session->SnapshotFor(stream->seat()));
+  stream->SendInitial(table.session->SnapshotFor(stream->seat()));
   if (table.session->over()) stream->End(grpc::Status::OK);
 }
 

@@ -82,10 +82,26 @@ TableMetrics::TableMetrics(prometheus::Registry& registry)
                          .Name("kahve_streams_active")
                          .Help("Open Connect streams.")
                          .Register(registry)
-                         .Add({})) {}
+                         .Add({})),
+      practice_expired(prometheus::BuildCounter()
+                           .Name("kahve_practice_tables_expired_total")
+                           .Help("Practice tables resigned for their player after sitting idle "
+                                 "past --practice_idle_expiry_seconds.")
+                           .Register(registry)
+                           .Add({})),
+      budgets(registry) {}
 
 TableHost::TableHost(TableHostSettings settings, EventLog* log, TableMetrics* metrics)
-    : settings_(std::move(settings)), log_(log), metrics_(metrics) {
+    : settings_(std::move(settings)),
+      log_(log),
+      metrics_(metrics),
+      stream_queue_budget_(settings_.max_stream_queued_bytes, settings_.max_streams_queued_bytes,
+                           &metrics->budgets),
+      practice_player_refusals_(
+          &metrics->budgets.refusals.Add({{"budget", "max_practice_tables_per_player"}})),
+      practice_host_refusals_(
+          &metrics->budgets.refusals.Add({{"budget", "max_practice_tables"}})),
+      practice_in_use_(&metrics->budgets.in_use.Add({{"budget", "max_practice_tables"}})) {
   clock_thread_ = std::thread([this] { ClockLoop(); });
 }
 
@@ -112,6 +128,19 @@ void TableHost::Adopt(TablePtr table) {
   {
     absl::MutexLock lock(&mu_);
     absl::MutexLock table_lock(&table->mu);
+    if (table->session->practice()) {
+      const std::vector<v1::SeatStatus> seats = table->session->SeatStatuses();
+      for (int seat = 0; seat < static_cast<int>(seats.size()); ++seat) {
+        if (seats[seat].player_id().empty()) continue;
+        table->practice_player = seats[seat].player_id();
+        table->practice_seat = seat;
+      }
+      // Counted already when this host created it; a reloaded one counts from here.
+      if (!table->session->over()) {
+        ReservePractice(table->practice_player, table->session->match_id(), /*force=*/true)
+            .IgnoreError();
+      }
+    }
     table_of_match_[table->session->match_id()] = table->table_id;
     tables_[table->table_id] = table;
   }
@@ -129,6 +158,9 @@ void TableHost::Forget(const std::string& table_id) {
     tables_.erase(found);
     absl::MutexLock table_lock(&table->mu);
     table_of_match_.erase(table->session->match_id());
+    if (table->session->practice()) {
+      ReleasePractice(table->practice_player, table->session->match_id());
+    }
   }
   metrics_->tables_active.Add({{"ruleset", table->ruleset}}).Decrement();
 }
@@ -174,7 +206,9 @@ absl::Status TableHost::AdoptFinished(const std::string& table_id) {
   if (Find(table_id) != nullptr) return absl::OkStatus();
   auto stored = log_->LoadTable(table_id);
   if (!stored.ok()) return stored.status();
-  if (!stored->row.finished_us.has_value() || stored->row.host_id != log_->host_id()) {
+  // The database compares text as a whole, but the id must be exactly the one asked for.
+  if (stored->row.table_id != table_id || !stored->row.finished_us.has_value() ||
+      stored->row.host_id != log_->host_id()) {
     // An unfinished table lives on its own host (or will be reloaded there).
     return absl::NotFoundError(absl::StrCat("no table ", table_id, " here"));
   }
@@ -307,6 +341,9 @@ void TableHost::Persist(const TablePtr& table, const AppliedEntry& applied,
                          : MatchResultOf(*table->session, table->ruleset, table->created_at, ended)
                                .SerializeAsString()};
     table->finished_at = ended;
+    if (table->session->practice()) {
+      ReleasePractice(table->practice_player, table->session->match_id());
+    }
   }
   if (applied.entry.has_move() && applied.entry.move().by_bot()) {
     metrics_->bot_moves.Add({{"reason", applied.entry.move().bot_reason()}}).Increment();
@@ -371,6 +408,9 @@ void TableHost::Reschedule(const TablePtr& table) {
     absl::MutexLock lock(&table->mu);
     next = table->session->over() ? table->finished_at + settings_.finished_linger
                                   : table->session->NextDeadline();
+    if (table->session->practice() && !table->session->over()) {
+      next = std::min(next, table->session->last_entry_at() + settings_.practice_idle_expiry);
+    }
     // A finished table is forgotten only once its last stream is gone; until then look again
     // later rather than at once (a past time would spin the clock thread).
     if (table->session->over() && !table->streams.empty()) {
@@ -416,6 +456,7 @@ void TableHost::RunDue(const TablePtr& table, absl::Time now) {
     if (table->session->over()) {
       forget = now >= table->finished_at + settings_.finished_linger && table->streams.empty();
     } else {
+      ExpireIdlePractice(table, now);
       for (const AppliedEntry& applied : table->session->Due(now)) Persist(table, applied, nullptr);
     }
   }
@@ -424,6 +465,54 @@ void TableHost::RunDue(const TablePtr& table, absl::Time now) {
     return;
   }
   Reschedule(table);
+}
+
+void TableHost::ExpireIdlePractice(const TablePtr& table, absl::Time now)
+    ABSL_NO_THREAD_SAFETY_ANALYSIS {
+  TableSession& session = *table->session;
+  if (!session.practice() || session.over() || table->practice_seat < 0) return;
+  if (now < session.last_entry_at() + settings_.practice_idle_expiry) return;
+  auto resigned = session.Resign(table->practice_seat, now);
+  // Resigned already (the bots are playing it out) or over: nothing to do.
+  if (!resigned.ok() || !resigned->applied.has_value()) return;
+  metrics_->practice_expired.Increment();
+  common::LogInfo("idle practice table resigned", {{"table", table->table_id}});
+  Persist(table, *resigned->applied, nullptr);
+}
+
+absl::Status TableHost::ReservePractice(const std::string& player, const std::string& match_id,
+                                        bool force) {
+  absl::MutexLock lock(&practice_mu_);
+  absl::flat_hash_set<std::string>& held = practice_tables_[player];
+  if (held.contains(match_id)) return absl::OkStatus();
+  if (!force && settings_.max_practice_tables_per_player > 0 &&
+      static_cast<int>(held.size()) >= settings_.max_practice_tables_per_player) {
+    if (held.empty()) practice_tables_.erase(player);
+    practice_player_refusals_->Increment();
+    return common::BudgetExhausted("max_practice_tables_per_player",
+                                   settings_.max_practice_tables_per_player,
+                                   "finish or resign one of your practice tables first");
+  }
+  if (!force && settings_.max_practice_tables > 0 &&
+      practice_total_ >= settings_.max_practice_tables) {
+    if (held.empty()) practice_tables_.erase(player);
+    practice_host_refusals_->Increment();
+    return common::BudgetExhausted("max_practice_tables", settings_.max_practice_tables,
+                                   "this host holds all the practice tables it may; retry later");
+  }
+  held.insert(match_id);
+  ++practice_total_;
+  practice_in_use_->Increment();
+  return absl::OkStatus();
+}
+
+void TableHost::ReleasePractice(const std::string& player, const std::string& match_id) {
+  absl::MutexLock lock(&practice_mu_);
+  const auto found = practice_tables_.find(player);
+  if (found == practice_tables_.end() || found->second.erase(match_id) == 0) return;
+  if (found->second.empty()) practice_tables_.erase(found);
+  --practice_total_;
+  practice_in_use_->Decrement();
 }
 
 void TableHost::BeginShutdown() {

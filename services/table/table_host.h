@@ -24,6 +24,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
@@ -33,6 +34,7 @@
 #include "prometheus/gauge.h"
 #include "prometheus/histogram.h"
 #include "services/common/auth.h"
+#include "services/common/budget.h"
 #include "services/table/event_log.h"
 #include "services/table/table_session.h"
 #include "services/table/update_stream.h"
@@ -46,6 +48,16 @@ struct TableHostSettings {
   absl::Duration finished_linger = absl::Seconds(60);
   // Writes waiting for the log beyond which new moves are refused (UNAVAILABLE) until it drains.
   int64_t max_pending_writes = 200000;
+  // Budgets (docs/operations.md): bytes waiting in one stream's queue, and in every stream's
+  // queue together (a slow reader past either is ended; <= 0: unlimited).
+  int64_t max_stream_queued_bytes = int64_t{4} << 20;
+  int64_t max_streams_queued_bytes = int64_t{256} << 20;
+  // Unfinished practice tables one player may hold on this host, and the host may hold in all.
+  int max_practice_tables_per_player = 3;
+  int max_practice_tables = 5000;
+  // A practice table with no entry for this long is resigned for its player; the bots then play
+  // it out, and it ends like any other (paused tables would otherwise live for ever).
+  absl::Duration practice_idle_expiry = absl::Minutes(30);
 };
 
 // Metric families of the table service, declared in one place.
@@ -56,6 +68,8 @@ struct TableMetrics {
   prometheus::Histogram& move_seconds;                   // kahve_move_seconds
   prometheus::Family<prometheus::Counter>& bot_moves;    // kahve_bot_moves_total{reason}
   prometheus::Gauge& streams_active;                     // kahve_streams_active
+  prometheus::Counter& practice_expired;  // kahve_practice_tables_expired_total
+  common::BudgetMetrics budgets;         // kahve_budget_*, shared with the process's others
 };
 
 class TableHost {
@@ -121,6 +135,8 @@ class TableHost {
   // host:port clients should dial for this host's tables (CreatePracticeTableResponse); known
   // once the server listens.
   void SetEndpoint(std::string endpoint);
+  // The byte budgets of this host's streams (each UpdateStream counts against them).
+  StreamQueueBudget* stream_queue_budget() { return &stream_queue_budget_; }
   // Stop taking tables and moves, wait until the log has committed what was accepted, then end
   // every stream with UNAVAILABLE (clients reconnect to the table's next host).
   void BeginShutdown();
@@ -172,6 +188,14 @@ class TableHost {
   void ClockLoop();
   void RunDue(const TablePtr& table, absl::Time now);
   void Forget(const std::string& table_id);
+  // Practice budgets: counts `match_id` among `player`'s unfinished practice tables, or refuses
+  // when the player's or the host's budget is full (unless `force`: a table reloaded from the
+  // log). A match id counted already (a retry) is OK.
+  absl::Status ReservePractice(const std::string& player, const std::string& match_id,
+                               bool force);
+  void ReleasePractice(const std::string& player, const std::string& match_id);
+  // Resigns the player of a practice table idle past practice_idle_expiry. Under the table's lock.
+  void ExpireIdlePractice(const TablePtr& table, absl::Time now);
 
   const TableHostSettings settings_;
   EventLog* log_;
@@ -185,6 +209,15 @@ class TableHost {
   // a table's lock, never after): a call that sees it clear attaches its stream before
   // BeginShutdown visits the table, so no stream or move slips past the drain.
   std::atomic<bool> draining_{false};
+  StreamQueueBudget stream_queue_budget_;
+  // Unfinished practice tables by player (their match ids), and their number.
+  absl::Mutex practice_mu_;
+  absl::flat_hash_map<std::string, absl::flat_hash_set<std::string>> practice_tables_
+      ABSL_GUARDED_BY(practice_mu_);
+  int64_t practice_total_ ABSL_GUARDED_BY(practice_mu_) = 0;
+  prometheus::Counter* practice_player_refusals_;
+  prometheus::Counter* practice_host_refusals_;
+  prometheus::Gauge* practice_in_use_;
 
   // The clock: (when, table id), earliest first. Stale entries are skipped when popped.
   absl::Mutex clock_mu_;

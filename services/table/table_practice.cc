@@ -91,10 +91,23 @@ void TableHost::CreatePracticeTable(const common::Identity& caller,
     absl::MutexLock lock(&mu_);
     endpoint = endpoint_;
   }
+  // Counted from before its creation, so a flood of creations cannot pass the budget.
+  if (absl::Status reserved = ReservePractice(caller.subject, table.match_id(), /*force=*/false);
+      !reserved.ok()) {
+    done(reserved);
+    return;
+  }
   OpenTable(table, /*practice=*/true,
-            [done, endpoint](absl::StatusOr<v1::CreateTableResponse> created) {
+            [this, done, endpoint, player = caller.subject,
+             match_id = table.match_id()](absl::StatusOr<v1::CreateTableResponse> created) {
               if (!created.ok()) {
-                // Another request under the same request id.
+                // Not created (another request under the same request id keeps its table).
+                bool live = false;
+                {
+                  absl::MutexLock lock(&mu_);
+                  live = table_of_match_.contains(match_id);
+                }
+                if (!live) ReleasePractice(player, match_id);
                 done(created.status());
                 return;
               }

@@ -35,6 +35,19 @@ ABSL_FLAG(std::string, rating_token, "",
 ABSL_FLAG(int32_t, log_writers, 1, "Table: event log group-commit threads.");
 ABSL_FLAG(int32_t, finished_linger_seconds, 60,
           "Table: how long a finished table stays in memory for late streams.");
+ABSL_FLAG(int64_t, max_stream_queued_bytes, int64_t{4} << 20,
+          "Table budget: bytes waiting to be written to one Connect stream; a slower reader is "
+          "ended with RESOURCE_EXHAUSTED (0: unlimited).");
+ABSL_FLAG(int64_t, max_streams_queued_bytes, int64_t{256} << 20,
+          "Table budget: bytes waiting in every Connect stream of the host together; past it, "
+          "streams that fall behind are ended with RESOURCE_EXHAUSTED (0: unlimited).");
+ABSL_FLAG(int32_t, max_practice_tables_per_player, 3,
+          "Table budget: unfinished practice tables one player may hold on this host.");
+ABSL_FLAG(int32_t, max_practice_tables, 5000,
+          "Table budget: unfinished practice tables this host may hold in all.");
+ABSL_FLAG(int32_t, practice_idle_expiry_seconds, 1800,
+          "Table: a practice table with no move or change for this long is resigned for its "
+          "player (the bots play it out).");
 
 namespace kahve::table {
 namespace {
@@ -43,6 +56,17 @@ std::string Hostname() {
   char name[256] = {};
   gethostname(name, sizeof(name) - 1);
   return name;
+}
+
+TableHostSettings HostSettingsFromFlags(const std::string& seat_key) {
+  return TableHostSettings{
+      .seat_token_key = seat_key,
+      .finished_linger = absl::Seconds(absl::GetFlag(FLAGS_finished_linger_seconds)),
+      .max_stream_queued_bytes = absl::GetFlag(FLAGS_max_stream_queued_bytes),
+      .max_streams_queued_bytes = absl::GetFlag(FLAGS_max_streams_queued_bytes),
+      .max_practice_tables_per_player = absl::GetFlag(FLAGS_max_practice_tables_per_player),
+      .max_practice_tables = absl::GetFlag(FLAGS_max_practice_tables),
+      .practice_idle_expiry = absl::Seconds(absl::GetFlag(FLAGS_practice_idle_expiry_seconds))};
 }
 
 struct TableConfig {
@@ -78,12 +102,10 @@ class TableProcess final : public common::ServiceProcess {
                               .writers = std::max(1, absl::GetFlag(FLAGS_log_writers))},
              pool_, metrics_.registry()),
         table_metrics_(metrics_.registry()),
-        host_(TableHostSettings{.seat_token_key = config_.seat_key,
-                                .finished_linger =
-                                    absl::Seconds(absl::GetFlag(FLAGS_finished_linger_seconds))},
-              &log_, &table_metrics_),
+        host_(HostSettingsFromFlags(config_.seat_key), &log_, &table_metrics_),
         workers_(4),
-        service_(&host_, config_.authenticator.get(), &workers_),
+        stream_budget_(common::StreamBudgetSettings{}, &metrics_.budgets()),
+        service_(&host_, config_.authenticator.get(), &workers_, &stream_budget_),
         server_(server_settings, &metrics_) {
     server_.AddService(&service_, v1::TableService::service_full_name());
   }
@@ -148,6 +170,7 @@ class TableProcess final : public common::ServiceProcess {
   TableMetrics table_metrics_;
   TableHost host_;
   common::WorkerPool workers_;
+  common::StreamBudget stream_budget_;
   TableService service_;
   common::GrpcServer server_;
   std::string endpoint_;

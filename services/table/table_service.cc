@@ -27,8 +27,11 @@ grpc::Status PlayStatus(const absl::Status& status,
 }  // namespace
 
 TableService::TableService(TableHost* host, const common::Authenticator* authenticator,
-                           common::WorkerPool* workers)
-    : host_(host), authenticator_(authenticator), workers_(workers) {}
+                           common::WorkerPool* workers, common::StreamBudget* stream_budget)
+    : host_(host),
+      authenticator_(authenticator),
+      workers_(workers),
+      stream_budget_(stream_budget) {}
 
 grpc::ServerUnaryReactor* TableService::CreateTable(grpc::CallbackServerContext* context,
                                                     const v1::CreateTableRequest* request,
@@ -48,11 +51,22 @@ grpc::ServerUnaryReactor* TableService::CreateTable(grpc::CallbackServerContext*
 grpc::ServerWriteReactor<v1::TableUpdate>* TableService::Connect(
     grpc::CallbackServerContext* context, const v1::ConnectRequest* request) {
   const std::string table_id = request->table_id();
-  auto* stream = new UpdateStream(
-      [host = host_, table_id](UpdateStream* done) { host->Disconnect(table_id, done); });
   auto identity = common::AcceptCall(*authenticator_, *context, nullptr, *request);
+  absl::Status admitted = identity.status();
+  common::StreamBudget* counted_in = nullptr;
+  if (admitted.ok() && stream_budget_ != nullptr) {
+    admitted = stream_budget_->Acquire(identity->subject, context->peer());
+    if (admitted.ok()) counted_in = stream_budget_;
+  }
+  auto* stream = new UpdateStream(
+      [host = host_, table_id, counted_in, subject = identity.ok() ? identity->subject : "",
+       peer = context->peer()](UpdateStream* done) {
+        host->Disconnect(table_id, done);
+        if (counted_in != nullptr) counted_in->Release(subject, peer);
+      },
+      host_->stream_queue_budget());
   const absl::Status connected =
-      identity.ok() ? host_->Connect(*identity, *request, stream) : identity.status();
+      admitted.ok() ? host_->Connect(*identity, *request, stream) : admitted;
   if (absl::IsNotFound(connected) && !table_id.empty()) {
     // Perhaps a finished table this host let go of (a late stream after a restart). The worker
     // gets the request by value and holds the stream open: a client's cancel finishes the call

@@ -6,6 +6,7 @@
 
 #include "kahve/v1/table.grpc.pb.h"
 #include "services/common/auth.h"
+#include "services/common/budget.h"
 #include "services/common/worker_pool.h"
 #include "services/table/table_host.h"
 
@@ -13,9 +14,10 @@ namespace kahve::table {
 
 class TableService final : public v1::TableService::CallbackService {
  public:
-  // `workers` runs the calls that may block on the database (GetReplay of a stored table).
+  // `workers` runs the calls that may block on the database (GetReplay of a stored table);
+  // `stream_budget` (null: unlimited) counts Connect streams per identity and per connection.
   TableService(TableHost* host, const common::Authenticator* authenticator,
-               common::WorkerPool* workers);
+               common::WorkerPool* workers, common::StreamBudget* stream_budget);
 
   grpc::ServerUnaryReactor* CreateTable(grpc::CallbackServerContext* context,
                                         const v1::CreateTableRequest* request,
@@ -64,6 +66,7 @@ class TableService final : public v1::TableService::CallbackService {
   TableHost* host_;
   const common::Authenticator* authenticator_;
   common::WorkerPool* workers_;
+  common::StreamBudget* stream_budget_;
 };
 
 }  // namespace kahve::table

@@ -152,6 +152,8 @@ class TableSession {
                                           std::optional<uint64_t> expected_seq, absl::Time now);
   bool practice() const { return created_.practice(); }
   v1::PracticeState PracticeState() const;
+  // When the latest entry (or the creation) happened: a practice table idle since then expires.
+  absl::Time last_entry_at() const { return last_at_; }
 
   // The earliest time Due has something to do: an away grace or a turn running out, or a seat a
   // bot plays being to act (then a time already past). InfiniteFuture when nothing is pending.

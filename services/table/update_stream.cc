@@ -2,24 +2,90 @@
 
 #include <utility>
 
+#include "absl/strings/str_cat.h"
+
 namespace kahve::table {
 
-UpdateStream::UpdateStream(std::function<void(UpdateStream*)> on_done)
-    : on_done_(std::move(on_done)) {}
+StreamQueueBudget::StreamQueueBudget(int64_t per_stream_bytes, int64_t per_host_bytes,
+                                     common::BudgetMetrics* metrics)
+    : per_stream_bytes_(per_stream_bytes), per_host_bytes_(per_host_bytes) {
+  if (metrics != nullptr) {
+    stream_refusals_ = &metrics->refusals.Add({{"budget", "max_stream_queued_bytes"}});
+    host_refusals_ = &metrics->refusals.Add({{"budget", "max_streams_queued_bytes"}});
+    in_use_ = &metrics->in_use.Add({{"budget", "max_streams_queued_bytes"}});
+  }
+}
 
-void UpdateStream::Send(v1::TableUpdate update) {
+void StreamQueueBudget::Add(int64_t bytes) {
+  queued_.fetch_add(bytes, std::memory_order_relaxed);
+  if (in_use_ != nullptr) in_use_->Increment(static_cast<double>(bytes));
+}
+
+absl::Status StreamQueueBudget::RefuseStream() {
+  if (stream_refusals_ != nullptr) stream_refusals_->Increment();
+  return common::BudgetExhausted("max_stream_queued_bytes", per_stream_bytes_,
+                                 "this client reads too slowly; reconnect with after_seq");
+}
+
+absl::Status StreamQueueBudget::RefuseHost() {
+  if (host_refusals_ != nullptr) host_refusals_->Increment();
+  return common::BudgetExhausted("max_streams_queued_bytes", per_host_bytes_,
+                                 "this client reads too slowly; reconnect with after_seq");
+}
+
+UpdateStream::UpdateStream(std::function<void(UpdateStream*)> on_done, StreamQueueBudget* budget)
+    : on_done_(std::move(on_done)), budget_(budget) {}
+
+UpdateStream::~UpdateStream() {
+  absl::MutexLock lock(&mu_);
+  if (budget_ != nullptr && queued_bytes_ != 0) budget_->Add(-queued_bytes_);
+}
+
+void UpdateStream::Send(v1::TableUpdate update) { Queue(std::move(update), /*budgeted=*/true); }
+
+void UpdateStream::SendInitial(v1::TableUpdate update) {
+  Queue(std::move(update), /*budgeted=*/false);
+}
+
+std::optional<grpc::Status> UpdateStream::OverBudget(int64_t bytes) {
+  // A queue with nothing waiting behind the write in flight is a reader keeping up: it always
+  // gets the next update, so only streams that fall behind are ever cut.
+  const size_t waiting = queue_.size() - (writing_ ? 1 : 0);
+  if (waiting == 0) return std::nullopt;
+  if (queue_.size() >= kMaxQueuedUpdates) {
+    return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                        absl::StrCat("budget max_stream_queued_updates (", kMaxQueuedUpdates,
+                                     ") reached; this client reads too slowly; reconnect with "
+                                     "after_seq"));
+  }
+  if (budget_ == nullptr) return std::nullopt;
+  if (budget_->per_stream_bytes() > 0 && queued_bytes_ + bytes > budget_->per_stream_bytes()) {
+    const absl::Status refused = budget_->RefuseStream();
+    return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, std::string(refused.message()));
+  }
+  if (budget_->per_host_bytes() > 0 && budget_->queued() + bytes > budget_->per_host_bytes()) {
+    const absl::Status refused = budget_->RefuseHost();
+    return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, std::string(refused.message()));
+  }
+  return std::nullopt;
+}
+
+void UpdateStream::Queue(v1::TableUpdate update, bool budgeted) {
   Next next = Next::kNothing;
   {
     absl::MutexLock lock(&mu_);
     if (end_.has_value()) return;
-    if (queue_.size() >= kMaxQueuedUpdates) {
-      // Keep the update being written (its buffer is in use); drop the rest.
-      queue_.erase(queue_.begin() + (writing_ ? 1 : 0), queue_.end());
-      end_ = grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                          "updates arrive faster than this client reads them; reconnect with "
-                          "after_seq to get what was missed");
+    const auto bytes = static_cast<int64_t>(update.ByteSizeLong());
+    std::optional<grpc::Status> refused;
+    if (budgeted) refused = OverBudget(bytes);
+    if (refused.has_value()) {
+      DropWaiting();
+      end_ = std::move(refused);
     } else {
       queue_.push_back(std::move(update));
+      queue_bytes_.push_back(bytes);
+      queued_bytes_ += bytes;
+      if (budget_ != nullptr) budget_->Add(bytes);
     }
     next = NextStep();
   }
@@ -50,6 +116,24 @@ void UpdateStream::Release() {
     next = NextStep();
   }
   Do(next);
+}
+
+void UpdateStream::DropWaiting() {
+  // The update being written keeps its place: gRPC reads its buffer until OnWriteDone.
+  const size_t keep = writing_ ? 1 : 0;
+  while (queue_.size() > keep) {
+    queued_bytes_ -= queue_bytes_.back();
+    if (budget_ != nullptr) budget_->Add(-queue_bytes_.back());
+    queue_.pop_back();
+    queue_bytes_.pop_back();
+  }
+}
+
+void UpdateStream::PopFront() {
+  queued_bytes_ -= queue_bytes_.front();
+  if (budget_ != nullptr) budget_->Add(-queue_bytes_.front());
+  queue_.pop_front();
+  queue_bytes_.pop_front();
 }
 
 UpdateStream::Next UpdateStream::NextStep() {
@@ -89,10 +173,10 @@ void UpdateStream::OnWriteDone(bool ok) {
   {
     absl::MutexLock lock(&mu_);
     writing_ = false;
-    queue_.pop_front();
+    PopFront();
     if (!ok) {
       // The client is gone: nothing more will be written.
-      queue_.clear();
+      DropWaiting();
       if (!end_.has_value()) end_ = grpc::Status(grpc::StatusCode::UNAVAILABLE, "write failed");
     }
     next = NextStep();
@@ -104,7 +188,7 @@ void UpdateStream::OnCancel() {
   Next next = Next::kNothing;
   {
     absl::MutexLock lock(&mu_);
-    if (!writing_) queue_.clear();
+    DropWaiting();
     if (!end_.has_value()) end_ = grpc::Status::CANCELLED;
     next = NextStep();
   }

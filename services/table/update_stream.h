@@ -3,10 +3,13 @@
 
 // One Connect stream: the gRPC reactor that writes a table's updates to one client, one write in
 // flight at a time, from a queue the table fills. The table side (Send, End) may be called from
-// any thread; a client too slow to keep up (kMaxQueuedUpdates waiting) is ended with
-// RESOURCE_EXHAUSTED, so one slow reader never holds memory or the table back: it reconnects with
-// after_seq and gets what it missed.
+// any thread. A client too slow to keep up is ended with RESOURCE_EXHAUSTED naming the budget it
+// ran into (updates or bytes waiting in its queue, or bytes waiting in every queue of the host),
+// so an unread stream never holds memory or the table back: it reconnects with after_seq and
+// gets what it missed. A stream keeps within its budgets from its first update on; the first
+// batch (snapshot, or the updates a resume missed) is always queued whole.
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -16,23 +19,53 @@
 #include "absl/synchronization/mutex.h"
 #include "grpcpp/grpcpp.h"
 #include "kahve/v1/table.pb.h"
+#include "services/common/budget.h"
 
 namespace kahve::table {
 
 inline constexpr size_t kMaxQueuedUpdates = 4096;
 
+// The byte budgets every stream of a host shares.
+class StreamQueueBudget {
+ public:
+  // Limits <= 0 mean unlimited. `metrics` may be null (no counting).
+  StreamQueueBudget(int64_t per_stream_bytes, int64_t per_host_bytes,
+                    common::BudgetMetrics* metrics);
+  int64_t per_stream_bytes() const { return per_stream_bytes_; }
+  int64_t per_host_bytes() const { return per_host_bytes_; }
+  // Bytes waiting in every stream's queue.
+  int64_t queued() const { return queued_.load(std::memory_order_relaxed); }
+  void Add(int64_t bytes);
+  // The refusal of a stream that would pass its own budget, or the host's.
+  absl::Status RefuseStream();
+  absl::Status RefuseHost();
+
+ private:
+  const int64_t per_stream_bytes_;
+  const int64_t per_host_bytes_;
+  std::atomic<int64_t> queued_{0};
+  prometheus::Counter* stream_refusals_ = nullptr;
+  prometheus::Counter* host_refusals_ = nullptr;
+  prometheus::Gauge* in_use_ = nullptr;
+};
+
 class UpdateStream : public grpc::ServerWriteReactor<v1::TableUpdate> {
  public:
   // `on_done` runs once, when the stream is over for good (after the client left or the last
-  // write): the table forgets the stream there.
-  explicit UpdateStream(std::function<void(UpdateStream*)> on_done);
+  // write): the table forgets the stream there. `budget` (may be null) outlives the stream.
+  UpdateStream(std::function<void(UpdateStream*)> on_done, StreamQueueBudget* budget);
+  ~UpdateStream() override;
 
   // The seat (or engine::kSpectator) the stream serves; set by the table as it attaches it.
   int seat() const { return seat_; }
   void set_seat(int seat) { seat_ = seat; }
 
-  // Queues `update` for writing. Ignored once the stream is ending.
+  // Queues `update` for writing, or ends the stream if that would pass a budget. Ignored once the
+  // stream is ending.
   void Send(v1::TableUpdate update);
+  // Send for the stream's first batch (its snapshot, or the updates a resume missed): queued
+  // whole whatever the budgets, so a client can always catch up once.
+  void SendInitial(v1::TableUpdate update);
   // Ends the stream with `status` once what is queued is written (at once when cancelled).
   void End(grpc::Status status);
   // While held, the stream does not finish, even when the client cancels, so the reactor (and the
@@ -56,11 +89,20 @@ class UpdateStream : public grpc::ServerWriteReactor<v1::TableUpdate> {
   enum class Next { kNothing, kWrite, kFinish };
   Next NextStep() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Do(Next next);
+  void Queue(v1::TableUpdate update, bool budgeted);
+  // The refusal `update` meets, if queuing it would pass a budget.
+  std::optional<grpc::Status> OverBudget(int64_t bytes) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Drops the queued updates after the one being written (when one is).
+  void DropWaiting() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void PopFront() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   int seat_ = -1;
   std::function<void(UpdateStream*)> on_done_;
+  StreamQueueBudget* budget_;
   absl::Mutex mu_;
   std::deque<v1::TableUpdate> queue_ ABSL_GUARDED_BY(mu_);  // front: being written
+  std::deque<int64_t> queue_bytes_ ABSL_GUARDED_BY(mu_);    // each queued update's size
+  int64_t queued_bytes_ ABSL_GUARDED_BY(mu_) = 0;
   bool writing_ ABSL_GUARDED_BY(mu_) = false;
   bool finishing_ ABSL_GUARDED_BY(mu_) = false;
   int holds_ ABSL_GUARDED_BY(mu_) = 0;

@@ -123,4 +123,25 @@ absl::Status PromtoolCheck(const std::string& metrics_text) {
   return absl::OkStatus();
 }
 
+double MetricSum(prometheus::Registry& registry, const std::string& family,
+                 const std::map<std::string, std::string>& labels) {
+  double sum = 0;
+  for (const prometheus::MetricFamily& collected : registry.Collect()) {
+    if (collected.name != family) continue;
+    for (const prometheus::ClientMetric& metric : collected.metric) {
+      std::map<std::string, std::string> have;
+      for (const auto& label : metric.label) have[label.name] = label.value;
+      bool match = true;
+      for (const auto& [name, value] : labels) match = match && have[name] == value;
+      if (!match) continue;
+      if (collected.type == prometheus::MetricType::Counter) sum += metric.counter.value;
+      if (collected.type == prometheus::MetricType::Gauge) sum += metric.gauge.value;
+      if (collected.type == prometheus::MetricType::Histogram) {
+        sum += static_cast<double>(metric.histogram.sample_count);
+      }
+    }
+  }
+  return sum;
+}
+
 }  // namespace kahve::testing

@@ -3,12 +3,14 @@
 
 // Helpers for tests that talk to real servers over real gRPC (and /metrics over HTTP).
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "grpcpp/grpcpp.h"
+#include "prometheus/registry.h"
 #include "services/common/auth.h"
 
 namespace kahve::testing {
@@ -30,6 +32,11 @@ std::shared_ptr<grpc::Channel> LocalChannel(int port);
 absl::StatusOr<std::string> HealthStatus(int port, const std::string& service);
 // The services server reflection (v1alpha) lists.
 absl::StatusOr<std::vector<std::string>> ReflectedServices(int port);
+
+// The sum of the series of `family` in `registry` carrying every label of `labels` (a histogram's
+// series count their samples); 0 when none does.
+double MetricSum(prometheus::Registry& registry, const std::string& family,
+                 const std::map<std::string, std::string>& labels = {});
 
 // The body of GET http://127.0.0.1:port/path.
 absl::StatusOr<std::string> HttpGet(int port, const std::string& path);

@@ -11,20 +11,26 @@
 
 namespace kahve::table {
 
-TableServer::TableServer(const std::string& url, const std::string& host_id)
+TableHostSettings TableServer::DefaultSettings() {
+  return TableHostSettings{.seat_token_key = "seat-key", .finished_linger = absl::Seconds(30)};
+}
+
+TableServer::TableServer(const std::string& url, const std::string& host_id,
+                         TableHostSettings host_settings,
+                         common::StreamBudgetSettings stream_budget)
     : authenticator_(kahve::testing::TestAuthenticator()) {
   pool_ = std::make_unique<common::PgPool>(
       common::PgPoolSettings{.url = url, .size = 4, .name = "table"}, &metrics_.registry());
   log_ = std::make_unique<EventLog>(EventLogSettings{.url = url, .host_id = host_id}, *pool_,
                                     metrics_.registry());
   table_metrics_ = std::make_unique<TableMetrics>(metrics_.registry());
-  host_ = std::make_unique<TableHost>(
-      TableHostSettings{.seat_token_key = "seat-key", .finished_linger = absl::Seconds(30)},
-      log_.get(), table_metrics_.get());
+  host_ = std::make_unique<TableHost>(std::move(host_settings), log_.get(), table_metrics_.get());
   const absl::Status loaded = host_->LoadUnfinished();
   EXPECT_TRUE(loaded.ok()) << loaded;
   workers_ = std::make_unique<common::WorkerPool>(2);
-  service_ = std::make_unique<TableService>(host_.get(), authenticator_.get(), workers_.get());
+  stream_budget_ = std::make_unique<common::StreamBudget>(stream_budget, &metrics_.budgets());
+  service_ = std::make_unique<TableService>(host_.get(), authenticator_.get(), workers_.get(),
+                                            stream_budget_.get());
   common::ServerSettings settings;
   settings.host = "127.0.0.1";
   settings.metrics_host = "127.0.0.1";

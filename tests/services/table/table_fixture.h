@@ -35,8 +35,12 @@ namespace kahve::table {
 // One table host process, in-process.
 class TableServer {
  public:
+  // The host settings tests run with unless they say otherwise.
+  static TableHostSettings DefaultSettings();
   // Reloads the unfinished tables of `host_id` before serving, as main does.
-  TableServer(const std::string& url, const std::string& host_id);
+  TableServer(const std::string& url, const std::string& host_id,
+              TableHostSettings settings = DefaultSettings(),
+              common::StreamBudgetSettings stream_budget = {});
   // Stop().
   ~TableServer();
 
@@ -59,6 +63,7 @@ class TableServer {
   std::unique_ptr<TableMetrics> table_metrics_;
   std::unique_ptr<TableHost> host_;
   std::unique_ptr<common::WorkerPool> workers_;
+  std::unique_ptr<common::StreamBudget> stream_budget_;
   std::unique_ptr<TableService> service_;
   std::unique_ptr<common::GrpcServer> server_;
   std::unique_ptr<v1::TableService::Stub> stub_;
