@@ -76,6 +76,7 @@ absl::Status GrpcServer::Start() {
     const absl::Status serving = metrics_->Serve(settings_.metrics_host, settings_.metrics_port);
     if (!serving.ok()) return serving;
   }
+  trimmer_ = std::make_unique<FreedMemoryTrimmer>(metrics_->registry());
   LogInfo("server started",
           {{"port", int64_t{port_}}, {"metrics_port", int64_t{metrics_->port()}}});
   return absl::OkStatus();
@@ -92,6 +93,7 @@ void GrpcServer::Shutdown(const std::function<void()>& before_stop) {
   if (before_stop) before_stop();
   server_->Shutdown(absl::ToChronoTime(absl::Now() + settings_.shutdown_deadline));
   server_->Wait();
+  trimmer_.reset();
   LogInfo("server stopped");
 }
 

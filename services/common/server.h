@@ -16,6 +16,7 @@
 #include "absl/time/time.h"
 #include "grpcpp/grpcpp.h"
 #include "services/common/auth.h"
+#include "services/common/memory_trim.h"
 #include "services/common/metrics.h"
 
 namespace kahve::common {
@@ -59,6 +60,7 @@ class GrpcServer {
   std::vector<grpc::Service*> services_;
   std::vector<std::string> service_names_;
   std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<FreedMemoryTrimmer> trimmer_;
   int port_ = 0;
   bool shut_down_ = false;
 };

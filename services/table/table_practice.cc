@@ -101,13 +101,10 @@ void TableHost::CreatePracticeTable(const common::Identity& caller,
             [this, done, endpoint, player = caller.subject,
              match_id = table.match_id()](absl::StatusOr<v1::CreateTableResponse> created) {
               if (!created.ok()) {
-                // Not created (another request under the same request id keeps its table).
-                bool live = false;
-                {
-                  absl::MutexLock lock(&mu_);
-                  live = table_of_match_.contains(match_id);
-                }
-                if (!live) ReleasePractice(player, match_id);
+                // Not created. ALREADY_EXISTS: another request under the same request id holds
+                // the table, and the place it counts in. (Some answers come under mu_: no lock
+                // here.)
+                if (!absl::IsAlreadyExists(created.status())) ReleasePractice(player, match_id);
                 done(created.status());
                 return;
               }

@@ -75,7 +75,9 @@ void UpdateStream::Queue(v1::TableUpdate update, bool budgeted) {
   {
     absl::MutexLock lock(&mu_);
     if (end_.has_value()) return;
-    const auto bytes = static_cast<int64_t>(update.ByteSizeLong());
+    // The memory the queued message holds (several times its wire size), which is what the
+    // budgets bound.
+    const auto bytes = static_cast<int64_t>(update.SpaceUsedLong());
     std::optional<grpc::Status> refused;
     if (budgeted) refused = OverBudget(bytes);
     if (refused.has_value()) {

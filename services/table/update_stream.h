@@ -25,7 +25,8 @@ namespace kahve::table {
 
 inline constexpr size_t kMaxQueuedUpdates = 4096;
 
-// The byte budgets every stream of a host shares.
+// The byte budgets every stream of a host shares. Bytes are the memory queued updates hold
+// (protobuf's SpaceUsedLong), not their wire size.
 class StreamQueueBudget {
  public:
   // Limits <= 0 mean unlimited. `metrics` may be null (no counting).
