@@ -29,6 +29,7 @@
 #include "google/protobuf/util/json_util.h"
 #include "services/common/logging.h"
 #include "services/common/sha256.h"
+#include "services/common/request_checks.h"
 
 ABSL_FLAG(
     std::string, jwt_hs256_secret, "",
@@ -312,6 +313,8 @@ class JwtAuthenticator final : public Authenticator {
     const Value* sub = FindField(claims, "sub");
     if (!IsString(sub) || sub->string_value().empty()) return Unauthenticated("missing sub");
     if (sub->string_value().size() > kMaxSubjectLength) return Unauthenticated("sub too long");
+    // The subject becomes a player id in SQL, logs and other players' views.
+    if (!IsPrintable(sub->string_value())) return Unauthenticated("sub has control characters");
     Identity identity{.subject = sub->string_value(), .role = kRolePlayer};
     const Value* role = FindField(claims, "role");
     if (role == nullptr) return identity;

@@ -389,6 +389,10 @@ TEST_F(AuthTest, SubjectMustBeShortNonEmptyString) {
   EXPECT_TRUE(verify(absl::StrCat(R"({"sub":")", std::string(128, 'x'), R"("})")).ok());
   EXPECT_TRUE(Unauthenticated(verify(absl::StrCat(R"({"sub":")", std::string(129, 'x'), R"("})")),
                               "sub too long"));
+  // A subject becomes a player id in SQL and logs: JSON escapes cannot smuggle a NUL or a newline.
+  EXPECT_TRUE(Unauthenticated(verify(R"({"sub":"ana\u0000bo"})"), "sub has control characters"));
+  EXPECT_TRUE(Unauthenticated(verify(R"({"sub":"ana\nbo"})"), "sub has control characters"));
+  EXPECT_TRUE(verify(R"({"sub":"Zeynep Y\u0131lmaz"})").ok());
 }
 
 TEST_F(AuthTest, UnknownRoleIsRejected) {
