@@ -64,7 +64,9 @@ class OkeyGame final : public StateGame<State> {
 
   std::vector<v1::Move> LegalMoves(int seat) const override {
     std::vector<v1::Move> moves;
-    if (state_->over()) return moves;
+    // Not only the seat to act may have moves (gösterme), so the seat is checked here: a seat
+    // outside the game has none (the interface's promise; SeatView indexes by seat).
+    if (state_->over() || seat < 0 || seat >= num_seats()) return moves;
     for (const Action& action : LegalActions(SeatView(*state_, seat))) {
       moves.push_back(ActionToMove(action));
     }

@@ -128,6 +128,8 @@ void PlayOneGame(const ConformanceOptions& options, uint64_t seed) {
     ASSERT_EQ(legal_bytes.size(), legal.size()) << "legal moves are unique";
 
     CheckSeatsThatMayNotAct(*game, to_act, legal.back());
+    ASSERT_TRUE(game->LegalMoves(kSpectator).empty()) << "a spectator has no moves";
+    ASSERT_TRUE(game->LegalMoves(game->num_seats()).empty()) << "nor has a seat past the last";
     if (options.random_move) CheckRandomMove(*game, seat, legal_bytes, options.random_move(rng));
 
     const v1::Move& chosen = legal[rng.Below(legal.size())];

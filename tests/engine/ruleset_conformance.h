@@ -24,12 +24,13 @@ struct ConformanceOptions {
 
 // Plays options.games games with uniformly random legal moves and checks, after every move:
 // SeatsToAct sorted, unique and empty exactly when over; seats that may not act list only moves
-// they may make out of turn, and get NOT_YOUR_TURN for the acting seat's move; legal moves unique; a random move is accepted exactly when it is listed as
-// legal; a rejected move changes nothing; DryRun answers as Apply would (its events a prefix of
-// Apply's) and changes nothing; events carry the move number and a valid audience; CheckInvariants;
-// a clone equals its original; replay of (settings, deal, history) equals the game at power-of-two
-// move counts and at the end; every game ends; the result ranks every seat, with ties sharing a
-// rank.
+// they may make out of turn, and get NOT_YOUR_TURN for the acting seat's move; a spectator and a
+// seat past the last list no moves; legal moves unique; a random move is accepted exactly when it
+// is listed as legal; a rejected move changes nothing; DryRun answers as Apply would (its events a
+// prefix of Apply's) and changes nothing; events carry the move number and a valid audience;
+// CheckInvariants; a clone equals its original; replay of (settings, deal, history) equals the
+// game at power-of-two move counts and at the end; every game ends; the result ranks every seat,
+// with ties sharing a rank.
 void RunConformance(const ConformanceOptions& options);
 
 }  // namespace kahve::engine::testing
