@@ -3,7 +3,7 @@
 # Idempotent: packages already present are skipped, so a warm machine pays almost nothing.
 #
 # Usage: install-deps.sh [--build | --runtime | --postgres]
-#   (none)      everything: build, test, benchmark, k8s/check and the container smoke test
+#   (none)      everything: build, test, fuzz, benchmark, k8s/check and the container smoke test
 #               (the README commands and .ci/run)
 #   --build     only what building the four binaries needs (the Dockerfile's build stage)
 #   --runtime   only the shared libraries the four binaries load (the Dockerfile's runtime stage)
@@ -31,6 +31,8 @@ test_packages=(
   git
   # tests and benchmarks (promtool, from prometheus, lints /metrics)
   libgtest-dev libgmock-dev libbenchmark-dev prometheus
+  # scripts/fuzz.sh: clang, with libFuzzer and the sanitizer runtimes
+  clang libclang-rt-14-dev
   # k8s/check.sh: YAML lint; python3 unpacks its fallback kubectl
   yamllint python3
   # container/smoke.sh: podman with runc (Debian's default crun is not what we test with),
