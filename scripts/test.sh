@@ -11,3 +11,4 @@ ctest --preset default
 kahve_build sanitize
 cd "$kahve_root"
 ctest --preset sanitize
+bash "$kahve_root/scripts/fuzz.sh"
