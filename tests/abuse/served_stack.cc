@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
@@ -18,6 +17,12 @@
 
 namespace kahve::abuse {
 namespace {
+
+// The number after `key` in a JSON log line (0 when absent).
+int NumberAfter(const std::string& line, const std::string& key) {
+  const size_t at = line.find(key);
+  return at == std::string::npos ? 0 : std::atoi(line.c_str() + at + key.size());
+}
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
@@ -70,18 +75,19 @@ ServedStack::ServedStack(const std::string& database_url,
   // "server started" lines pair each gRPC port with its /metrics port; "<name> serving" lines
   // name the service on a port.
   std::map<int, int> metrics_of;
-  const std::regex started("\"msg\":\"server started\",\"port\":([0-9]+),\"metrics_port\":([0-9]+)");
-  for (auto it = std::sregex_iterator(log.begin(), log.end(), started); it != std::sregex_iterator();
-       ++it) {
-    metrics_of[std::stoi((*it)[1])] = std::stoi((*it)[2]);
-  }
-  const std::regex serving("\"msg\":\"(kahve-[a-z]+) serving\",\"port\":([0-9]+)");
-  for (auto it = std::sregex_iterator(log.begin(), log.end(), serving); it != std::sregex_iterator();
-       ++it) {
-    const int port = std::stoi((*it)[2]);
-    if ((*it)[1] == "kahve-table") table_port_ = port;
-    if ((*it)[1] == "kahve-matchmaking") matchmaking_port_ = port;
-    if ((*it)[1] == "kahve-rating") rating_port_ = port;
+  std::istringstream lines(log);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.find("\"msg\":\"server started\"") != std::string::npos) {
+      metrics_of[NumberAfter(line, "\"port\":")] = NumberAfter(line, "\"metrics_port\":");
+    }
+    for (const auto& [name, port] : {std::pair<const char*, int*>{"kahve-table", &table_port_},
+                                     {"kahve-matchmaking", &matchmaking_port_},
+                                     {"kahve-rating", &rating_port_}}) {
+      if (line.find(absl::StrCat("\"msg\":\"", name, " serving\"")) != std::string::npos) {
+        *port = NumberAfter(line, "\"port\":");
+      }
+    }
   }
   table_metrics_port_ = metrics_of[table_port_];
   matchmaking_metrics_port_ = metrics_of[matchmaking_port_];
