@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -176,6 +177,14 @@ int64_t Micros(absl::Time time);
 
 // The answer to a request id its owner already used for a ticket of another queue.
 absl::Status RequestIdReused(const std::string& ticket_id);
+
+// Whether `text` can be a PostgreSQL text value: it cannot hold NUL, and libpq ends a text
+// parameter at the first one, so a string with NUL would be stored or matched cut short (a
+// shorter request id, someone else's id). The edge refuses such strings (request_checks.h); the
+// store refuses them again rather than act on something else.
+bool StorableText(std::string_view text);
+// InvalidArgument naming the first field of `ticket` that is not StorableText.
+absl::Status CheckStorable(const NewTicket& ticket);
 
 }  // namespace kahve::matchmaking
 
