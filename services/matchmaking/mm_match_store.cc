@@ -1,6 +1,7 @@
 // Queue passes and placement: the matchmaker-facing half of MatchmakingStore.
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "absl/strings/escaping.h"
@@ -28,14 +29,14 @@ std::string RulesetOfKey(const std::string& queue_key) {
 
 }  // namespace
 
-absl::StatusOr<std::vector<std::string>> MatchmakingStore::ActiveQueues() {
-  std::vector<std::string> queues;
+absl::StatusOr<std::map<std::string, int64_t>> MatchmakingStore::ActiveQueues() {
+  std::map<std::string, int64_t> queues;
   const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
     pqxx::read_transaction tx(connection);
     for (const pqxx::row& row :
-         tx.exec("SELECT DISTINCT queue_key FROM mm_tickets"
-                 "  WHERE state IN ('waiting', 'placing') ORDER BY queue_key")) {
-      queues.push_back(row[0].as<std::string>());
+         tx.exec("SELECT queue_key, count(*) FROM mm_tickets"
+                 "  WHERE state IN ('waiting', 'placing') GROUP BY queue_key")) {
+      queues[row[0].as<std::string>()] = row[1].as<int64_t>();
     }
     return absl::OkStatus();
   });

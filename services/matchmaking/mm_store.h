@@ -6,6 +6,7 @@
 // transaction; refusals come back as the gRPC-ready statuses the API documents.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -130,8 +131,8 @@ class MatchmakingStore {
   absl::StatusOr<v1::Party> GetParty(const std::string& party_id);
 
   // Queue passes (mm_match_store.cc).
-  // Queues with waiting or placing tickets.
-  absl::StatusOr<std::vector<std::string>> ActiveQueues();
+  // Queues with waiting or placing tickets, and how many each has.
+  absl::StatusOr<std::map<std::string, int64_t>> ActiveQueues();
   absl::StatusOr<std::vector<QueuedTicket>> WaitingTickets(const std::string& queue_key);
   // Moves waiting tickets enqueued before `cutoff` to expired; returns how many.
   absl::StatusOr<int> ExpireTickets(const std::string& queue_key, absl::Time cutoff,
