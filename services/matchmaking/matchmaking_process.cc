@@ -6,6 +6,7 @@
 #include "absl/flags/flag.h"
 #include "kahve/v1/rating.grpc.pb.h"
 #include "services/common/auth.h"
+#include "services/common/budget.h"
 #include "services/common/metrics.h"
 #include "services/common/pg_pool.h"
 #include "services/common/worker_pool.h"
@@ -94,10 +95,12 @@ class MatchmakingProcess final : public common::ServiceProcess {
         placer_({.bearer = bearer,
                  .host_max_age = absl::Seconds(absl::GetFlag(FLAGS_host_max_age_seconds))},
                 &store_),
+        streams_(common::StreamBudgetSettingsFromFlags(), &metrics_.budgets()),
         queues_({.max_active_queues = absl::GetFlag(FLAGS_max_active_queues),
                  .max_active_tickets = absl::GetFlag(FLAGS_max_active_tickets)},
                 &metrics_.budgets()),
-        watchers_(&store_, absl::Milliseconds(absl::GetFlag(FLAGS_watch_poll_ms)), absl::Hours(1)),
+        watchers_(&store_, absl::Milliseconds(absl::GetFlag(FLAGS_watch_poll_ms)), absl::Hours(1),
+                  &streams_),
         workers_(pool_.size()),
         writer_(&store_, absl::GetFlag(FLAGS_enqueue_batch)),
         service_({.ticket_ttl = absl::Seconds(absl::GetFlag(FLAGS_ticket_ttl_seconds))}, &store_,
@@ -130,6 +133,7 @@ class MatchmakingProcess final : public common::ServiceProcess {
   MatchmakingMetrics mm_metrics_;
   RatingCache ratings_;
   Placer placer_;
+  common::StreamBudget streams_;
   QueueBudget queues_;
   TicketWatchers watchers_;
   common::WorkerPool workers_;

@@ -145,17 +145,10 @@ grpc::ServerWriteReactor<v1::TicketUpdate>* MatchmakingService::WatchTicket(
   if (refused.ok() && request->ticket_id().empty()) {
     refused = absl::InvalidArgumentError("ticket_id: required");
   }
-  if (!refused.ok()) {
-    // A stream that only ends: the watchers' bookkeeping is for streams that run.
-    class Refusal : public grpc::ServerWriteReactor<v1::TicketUpdate> {
-     public:
-      explicit Refusal(const grpc::Status& status) { Finish(status); }
-      void OnDone() override { delete this; }
-    };
-    return new Refusal(common::ToGrpcStatus(refused));
-  }
+  // A stream that only ends: the watchers' bookkeeping is for streams that run.
+  if (!refused.ok()) return RefusedWatch(common::ToGrpcStatus(refused));
   // Whether the ticket exists and is the caller's is checked by the watchers' first read.
-  return watchers_->Open(request->ticket_id(), identity->subject);
+  return watchers_->Open(request->ticket_id(), identity->subject, context->peer());
 }
 
 grpc::ServerUnaryReactor* MatchmakingService::CancelTicket(grpc::CallbackServerContext* context,
