@@ -178,6 +178,7 @@ TEST_F(MatchmakingQueuesTest, TwoReplicasNeverHoldOneQueueAtOnce) {
       absl::StrCat("SELECT count(pg_terminate_backend(pid)) FROM pg_locks"
                    "  WHERE locktype = 'advisory' AND database = ",
                    kThisDatabase));
+  ASSERT_TRUE(WaitFor([&] { return Locks() == "0 locks, 0 sessions"; })) << Locks();
   b->matchmaker().RunOnce();
   a->matchmaker().RunOnce();
   EXPECT_EQ(b->matchmaker().held_queues().size(), 3u);
@@ -198,8 +199,10 @@ TEST_F(MatchmakingQueuesTest, TwoReplicasNeverHoldOneQueueAtOnce) {
   EXPECT_EQ(Locks(), "2 locks, 1 sessions");
   EXPECT_THAT(MetricsOf(*b), Not(HasSubstr(queue3)));
 
-  // B stops, closing its session: A's next pass takes the queues over.
+  // B stops, closing its session (its locks go as its backend exits): A's next pass takes the
+  // queues over.
   b->Stop();
+  ASSERT_TRUE(WaitFor([&] { return Locks() == "0 locks, 0 sessions"; })) << Locks();
   a->matchmaker().RunOnce();
   EXPECT_EQ(a->matchmaker().held_queues().size(), 2u);
   EXPECT_EQ(Locks(), "2 locks, 1 sessions");
