@@ -17,12 +17,17 @@ namespace kahve::engine {
 const std::vector<Ruleset>& Rulesets() {
   // Listed explicitly: a linker drops self-registering objects nobody references.
   static const std::vector<Ruleset> kRulesets = {
-      {"liars_dice", v1::GameSettings::kLiarsDice, &liars_dice::NewGame, &liars_dice::Simulate},
-      {"okey", v1::GameSettings::kOkey, &okey_classic::NewGame, &okey_classic::Simulate},
-      {"okey101", v1::GameSettings::kOkey101, &okey101::NewGame, &okey101::Simulate},
-      {"okey51", v1::GameSettings::kOkey51, &okey51::NewGame, &okey51::Simulate},
+      {"liars_dice", v1::GameSettings::kLiarsDice, &liars_dice::NewGame, &liars_dice::Simulate,
+       {"players", "dice_per_player"}},
+      {"okey", v1::GameSettings::kOkey, &okey_classic::NewGame, &okey_classic::Simulate,
+       {"players", "partners", "indicator_last_tile", "elimination", "single_colour_doubles",
+        "single_colour_red_black_only", "max_deals"}},
+      {"okey101", v1::GameSettings::kOkey101, &okey101::NewGame, &okey101::Simulate,
+       {"teams", "hints", "deals"}},
+      {"okey51", v1::GameSettings::kOkey51, &okey51::NewGame, &okey51::Simulate,
+       {"teams", "hints", "doubling", "deals"}},
       {"mexican_train", v1::GameSettings::kMexicanTrain, &mexican_train::NewGame,
-       &mexican_train::Simulate},
+       &mexican_train::Simulate, {"players"}},
   };
   return kRulesets;
 }

@@ -18,6 +18,11 @@ struct Ruleset {
   absl::StatusOr<std::unique_ptr<Game>> (*new_game)(const v1::GameSettings&, const v1::Deal&);
   // Plays options.games bot games on the ruleset's fast path (no protobuf per move).
   absl::StatusOr<SimSummary> (*simulate)(const SimOptions& options);
+  // The fields of the ruleset's kahve.v1 settings message (scalars, by name) a matchmaking queue
+  // may ask for, in the order a queue key lists them (docs/matchmaking.md). The others (first
+  // starter, round limits) are for simulations, scenarios and practice tables: a queue that could
+  // ask for them would only split its players.
+  std::vector<std::string_view> queueable_settings;
 };
 
 // Every ruleset, in one explicit list (engine/registry.cc).

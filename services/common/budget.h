@@ -61,6 +61,11 @@ struct StreamBudgetSettings {
   int64_t per_connection = 128;
 };
 
+// --max_streams_per_identity and --max_streams_per_connection (services/common/budget_flags.cc:
+// defined once, for every service with streams, since `kahve serve --all` links them all into one
+// binary).
+StreamBudgetSettings StreamBudgetSettingsFromFlags();
+
 class StreamBudget {
  public:
   StreamBudget(StreamBudgetSettings settings, BudgetMetrics* metrics);

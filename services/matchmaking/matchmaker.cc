@@ -7,25 +7,19 @@
 
 #include "absl/strings/str_cat.h"
 #include "services/common/logging.h"
-#include "services/common/pg_pool.h"
 #include "services/matchmaking/queue_spec.h"
 
 namespace kahve::matchmaking {
-namespace {
-
-// The advisory lock of a queue: a 64-bit hash of its key in a namespace of its own.
-constexpr char kTryLockSql[] =
-    "SELECT pg_try_advisory_lock(hashtextextended('kahve-matchmaking ' || $1, 0))";
-
-}  // namespace
 
 Matchmaker::Matchmaker(MatchmakerSettings settings, MatchmakingStore* store, RatingCache* ratings,
-                       Placer* placer, MatchmakingMetrics* metrics)
+                       Placer* placer, MatchmakingMetrics* metrics, QueueBudget* budget)
     : settings_(std::move(settings)),
       store_(store),
       ratings_(ratings),
       placer_(placer),
-      metrics_(metrics) {}
+      metrics_(metrics),
+      budget_(budget),
+      locks_(settings_.database_url) {}
 
 Matchmaker::~Matchmaker() { Stop(); }
 
@@ -40,58 +34,47 @@ void Matchmaker::Start(std::function<void()> on_change) {
 void Matchmaker::Stop() {
   if (!stop_.HasBeenNotified()) stop_.Notify();
   if (thread_.joinable()) thread_.join();
-  // Closing the connections releases the locks: another replica takes the queues over.
-  locks_.clear();
-}
-
-bool Matchmaker::Hold(const std::string& queue_key) {
-  std::unique_ptr<pqxx::connection>& connection = locks_[queue_key];
-  try {
-    if (connection == nullptr) {
-      connection =
-          std::make_unique<pqxx::connection>(common::WithConnectTimeout(settings_.database_url, 3));
-      connection->prepare("try_lock", kTryLockSql);
-    }
-    pqxx::nontransaction tx(*connection);
-    // Taking a lock already held by this session succeeds again (and stacks, which is harmless:
-    // closing the connection drops every level), so this also proves the connection still works.
-    return tx.exec_prepared1("try_lock", queue_key)[0].as<bool>();
-  } catch (const std::exception& error) {
-    // A broken connection lost its lock with it; the next pass opens a new one and asks again.
-    common::LogWarning("queue lock unavailable", {{"queue", queue_key}, {"error", error.what()}});
-    locks_.erase(queue_key);
-    return false;
-  }
+  // Closing the session releases the locks: another replica takes the queues over.
+  locks_.ReleaseAll();
 }
 
 int Matchmaker::RunOnce() {
+  const int64_t mark = budget_ != nullptr ? budget_->Mark() : 0;
   auto queues = store_->ActiveQueues();
   if (!queues.ok()) {
     common::LogWarning("matchmaking pass skipped",
                        {{"error", std::string(queues.status().message())}});
     return 0;
   }
-  // Queues with nothing left to do give their locks (and connections) back.
-  const std::set<std::string> active(queues->begin(), queues->end());
-  for (auto it = locks_.begin(); it != locks_.end();) {
-    if (active.contains(it->first)) {
-      ++it;
-      continue;
-    }
-    metrics_->tickets.Add({{"queue", it->first}, {"state", kWaiting}}).Set(0);
-    metrics_->tickets.Add({{"queue", it->first}, {"state", kPlacing}}).Set(0);
-    it = locks_.erase(it);
-  }
+  if (budget_ != nullptr) budget_->Refresh(*queues, mark);
+  std::set<std::string> active;
+  for (const auto& [queue_key, tickets] : *queues) active.insert(queue_key);
+  // Queues with nothing left to do give their locks back.
+  locks_.BeginPass(active);
   int changed = 0;
-  for (const std::string& queue_key : *queues) {
+  for (const std::string& queue_key : active) {
     if (stop_.HasBeenNotified()) break;
-    if (!Hold(queue_key)) continue;
+    if (!locks_.Hold(queue_key)) continue;
     const auto start = std::chrono::steady_clock::now();
     changed += ProcessQueue(queue_key);
     metrics_->pass_seconds.Observe(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
+  ForgetGauges();
   return changed;
+}
+
+void Matchmaker::ForgetGauges() {
+  for (auto it = gauged_.begin(); it != gauged_.end();) {
+    if (locks_.held().contains(*it)) {
+      ++it;
+      continue;
+    }
+    for (const char* state : {kWaiting, kPlacing}) {
+      metrics_->tickets.Remove(&metrics_->tickets.Add({{"queue", *it}, {"state", state}}));
+    }
+    it = gauged_.erase(it);
+  }
 }
 
 int Matchmaker::ProcessQueue(const std::string& queue_key) {
@@ -118,6 +101,7 @@ int Matchmaker::ProcessQueue(const std::string& queue_key) {
   if (sizes.ok()) {
     metrics_->tickets.Add({{"queue", queue_key}, {"state", kWaiting}}).Set(sizes->waiting);
     metrics_->tickets.Add({{"queue", queue_key}, {"state", kPlacing}}).Set(sizes->placing);
+    gauged_.insert(queue_key);
   }
   return changed;
 }

@@ -5,31 +5,32 @@
 // replica holds, finish the matches left placing, expire old tickets, run MatchPass over the
 // waiting tickets, record each formed match durably and place it.
 //
-// One replica at a time processes a queue: it holds a PostgreSQL advisory lock on a connection of
-// its own for that queue. When the replica dies its connections close, the locks go with them,
-// and another replica's next pass takes the queue over (and first finishes what was placing).
-// Correctness does not rest on the lock: a ticket moves out of waiting only in the transaction
-// that records its match, so even two passes at once cannot put a ticket in two matches.
+// One replica at a time processes a queue: it holds the queue's PostgreSQL advisory lock, on the
+// one connection that holds all its queue locks (queue_locks.h). When the replica dies its
+// connection closes, the locks go with it, and another replica's next pass takes the queues over
+// (and first finishes what was placing). Correctness does not rest on the lock: a ticket moves
+// out of waiting only in the transaction that records its match, so even two passes at once
+// cannot put a ticket in two matches.
 
 #include <functional>
-#include <map>
-#include <memory>
+#include <set>
 #include <string>
 #include <thread>
 
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
-#include "pqxx/pqxx"
 #include "services/matchmaking/matcher.h"
 #include "services/matchmaking/mm_metrics.h"
 #include "services/matchmaking/mm_store.h"
 #include "services/matchmaking/placer.h"
+#include "services/matchmaking/queue_budget.h"
+#include "services/matchmaking/queue_locks.h"
 #include "services/matchmaking/rating_cache.h"
 
 namespace kahve::matchmaking {
 
 struct MatchmakerSettings {
-  // For the queue locks' own connections.
+  // For the queue locks' own connection.
   std::string database_url;
   absl::Duration pass_interval = absl::Seconds(1);
   // A table smaller than preferred (down to the ruleset's minimum) may start after this wait.
@@ -52,8 +53,9 @@ struct MatchmakerSettings {
 
 class Matchmaker {
  public:
+  // `budget` (may be null) gets the active queues' counts at the start of every pass.
   Matchmaker(MatchmakerSettings settings, MatchmakingStore* store, RatingCache* ratings,
-             Placer* placer, MatchmakingMetrics* metrics);
+             Placer* placer, MatchmakingMetrics* metrics, QueueBudget* budget = nullptr);
   // Stop().
   ~Matchmaker();
 
@@ -65,11 +67,13 @@ class Matchmaker {
   // One pass over every active queue this replica can hold (the thread's body; tests call it).
   // Returns the number of tickets whose state changed.
   int RunOnce();
+  // The queues whose locks this replica holds (pass thread or tests only, as RunOnce).
+  const std::set<std::string>& held_queues() const { return locks_.held(); }
 
  private:
-  // Whether this replica holds the queue's lock (taking it when free).
-  bool Hold(const std::string& queue_key);
   int ProcessQueue(const std::string& queue_key);
+  // Removes the tickets gauges of the queues this replica no longer holds.
+  void ForgetGauges();
   int FormMatches(const std::string& queue_key, const std::vector<QueuedTicket>& waiting,
                   absl::Time now);
   // Places a recorded match; the number of tickets matched.
@@ -83,9 +87,12 @@ class Matchmaker {
   RatingCache* ratings_;
   Placer* placer_;
   MatchmakingMetrics* metrics_;
-  // Queue key -> the connection holding its lock. Only the pass thread (or a test's RunOnce,
-  // never both) touches it.
-  std::map<std::string, std::unique_ptr<pqxx::connection>> locks_;
+  QueueBudget* budget_;
+  // Only the pass thread (or a test's RunOnce, never both) touches these.
+  QueueLocks locks_;
+  // Queues whose tickets gauges this replica set: removed once it no longer holds the queue, so
+  // the `queue` label has a series only for queues held now (bounded by the queue budget).
+  std::set<std::string> gauged_;
   std::thread thread_;
   absl::Notification stop_;
 };

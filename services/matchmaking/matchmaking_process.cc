@@ -6,6 +6,7 @@
 #include "absl/flags/flag.h"
 #include "kahve/v1/rating.grpc.pb.h"
 #include "services/common/auth.h"
+#include "services/common/budget.h"
 #include "services/common/metrics.h"
 #include "services/common/pg_pool.h"
 #include "services/common/worker_pool.h"
@@ -14,6 +15,7 @@
 #include "services/matchmaking/mm_metrics.h"
 #include "services/matchmaking/mm_store.h"
 #include "services/matchmaking/placer.h"
+#include "services/matchmaking/queue_budget.h"
 #include "services/matchmaking/rating_cache.h"
 #include "services/matchmaking/ticket_watch.h"
 #include "services/matchmaking/ticket_writer.h"
@@ -46,6 +48,12 @@ ABSL_FLAG(int32_t, turn_seconds, 0,
           "Matchmaking: turn time of the tables it creates (TableOptions.turn_seconds).");
 ABSL_FLAG(int32_t, enqueue_batch, 256,
           "Matchmaking: most new tickets stored in one transaction (Enqueue's group commit).");
+ABSL_FLAG(int64_t, max_active_queues, 200,
+          "Matchmaking: distinct queues with waiting or placing tickets, over all replicas; an "
+          "Enqueue that would open another is refused with RESOURCE_EXHAUSTED. 0: unlimited.");
+ABSL_FLAG(int64_t, max_active_tickets, 50000,
+          "Matchmaking: waiting or placing tickets, over all replicas; Enqueues beyond are refused "
+          "with RESOURCE_EXHAUSTED. 0: unlimited.");
 ABSL_FLAG(int32_t, away_grace_seconds, 0,
           "Matchmaking: away grace of the tables it creates (TableOptions.away_grace_seconds, "
           "0..3600); 0: the table service's default.");
@@ -87,14 +95,19 @@ class MatchmakingProcess final : public common::ServiceProcess {
         placer_({.bearer = bearer,
                  .host_max_age = absl::Seconds(absl::GetFlag(FLAGS_host_max_age_seconds))},
                 &store_),
-        watchers_(&store_, absl::Milliseconds(absl::GetFlag(FLAGS_watch_poll_ms)), absl::Hours(1)),
+        streams_(common::StreamBudgetSettingsFromFlags(), &metrics_.budgets()),
+        queues_({.max_active_queues = absl::GetFlag(FLAGS_max_active_queues),
+                 .max_active_tickets = absl::GetFlag(FLAGS_max_active_tickets)},
+                &metrics_.budgets()),
+        watchers_(&store_, absl::Milliseconds(absl::GetFlag(FLAGS_watch_poll_ms)), absl::Hours(1),
+                  &streams_),
         workers_(pool_.size()),
         writer_(&store_, absl::GetFlag(FLAGS_enqueue_batch)),
         service_({.ticket_ttl = absl::Seconds(absl::GetFlag(FLAGS_ticket_ttl_seconds))}, &store_,
-                 &writer_, &watchers_, authenticator_.get(), &workers_),
+                 &writer_, &watchers_, authenticator_.get(), &workers_, &queues_),
         server_(server_settings, &metrics_),
         matchmaker_(MatchmakerSettingsFromFlags(pool_settings.url), &store_, &ratings_, &placer_,
-                    &mm_metrics_) {
+                    &mm_metrics_, &queues_) {
     server_.AddService(&service_, v1::MatchmakingService::service_full_name());
   }
 
@@ -120,6 +133,8 @@ class MatchmakingProcess final : public common::ServiceProcess {
   MatchmakingMetrics mm_metrics_;
   RatingCache ratings_;
   Placer placer_;
+  common::StreamBudget streams_;
+  QueueBudget queues_;
   TicketWatchers watchers_;
   common::WorkerPool workers_;
   // Before the server: Enqueues still in a batch are answered before it goes.

@@ -23,13 +23,14 @@ constexpr size_t kMaxRequestIdLength = 128;
 MatchmakingService::MatchmakingService(MatchmakingServiceSettings settings, MatchmakingStore* store,
                                        TicketWriter* writer, TicketWatchers* watchers,
                                        const common::Authenticator* authenticator,
-                                       common::WorkerPool* workers)
+                                       common::WorkerPool* workers, QueueBudget* budget)
     : settings_(std::move(settings)),
       store_(store),
       writer_(writer),
       watchers_(watchers),
       authenticator_(authenticator),
-      workers_(workers) {}
+      workers_(workers),
+      budget_(budget) {}
 
 // Authenticates, then runs work(caller) on a worker and finishes the call with its status.
 template <typename Work>
@@ -104,6 +105,14 @@ absl::StatusOr<NewTicket> MatchmakingService::TicketFor(const std::string& calle
                    .players = members};
 }
 
+absl::StatusOr<NewTicket> MatchmakingService::Admit(const std::string& caller,
+                                                    const v1::EnqueueRequest& request) {
+  auto ticket = TicketFor(caller, request);
+  if (!ticket.ok() || budget_ == nullptr) return ticket;
+  if (absl::Status admitted = budget_->Admit(ticket->queue_key); !admitted.ok()) return admitted;
+  return ticket;
+}
+
 grpc::ServerUnaryReactor* MatchmakingService::Enqueue(grpc::CallbackServerContext* context,
                                                       const v1::EnqueueRequest* request,
                                                       v1::EnqueueResponse* response) {
@@ -112,7 +121,7 @@ grpc::ServerUnaryReactor* MatchmakingService::Enqueue(grpc::CallbackServerContex
   if (!identity) return reactor;
   common::FinishOffloadedAsync(*workers_, context, reactor, "MatchmakingService.Enqueue",
                                [this, caller = identity->subject, request, response](auto finish) {
-                                 auto ticket = TicketFor(caller, *request);
+                                 auto ticket = Admit(caller, *request);
                                  if (!ticket.ok()) {
                                    finish(ticket.status());
                                    return;
@@ -136,17 +145,10 @@ grpc::ServerWriteReactor<v1::TicketUpdate>* MatchmakingService::WatchTicket(
   if (refused.ok() && request->ticket_id().empty()) {
     refused = absl::InvalidArgumentError("ticket_id: required");
   }
-  if (!refused.ok()) {
-    // A stream that only ends: the watchers' bookkeeping is for streams that run.
-    class Refusal : public grpc::ServerWriteReactor<v1::TicketUpdate> {
-     public:
-      explicit Refusal(const grpc::Status& status) { Finish(status); }
-      void OnDone() override { delete this; }
-    };
-    return new Refusal(common::ToGrpcStatus(refused));
-  }
+  // A stream that only ends: the watchers' bookkeeping is for streams that run.
+  if (!refused.ok()) return RefusedWatch(common::ToGrpcStatus(refused));
   // Whether the ticket exists and is the caller's is checked by the watchers' first read.
-  return watchers_->Open(request->ticket_id(), identity->subject);
+  return watchers_->Open(request->ticket_id(), identity->subject, context->peer());
 }
 
 grpc::ServerUnaryReactor* MatchmakingService::CancelTicket(grpc::CallbackServerContext* context,

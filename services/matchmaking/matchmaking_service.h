@@ -13,6 +13,7 @@
 #include "services/common/auth.h"
 #include "services/common/worker_pool.h"
 #include "services/matchmaking/mm_store.h"
+#include "services/matchmaking/queue_budget.h"
 #include "services/matchmaking/ticket_watch.h"
 #include "services/matchmaking/ticket_writer.h"
 
@@ -27,9 +28,11 @@ struct MatchmakingServiceSettings {
 
 class MatchmakingService final : public v1::MatchmakingService::CallbackService {
  public:
+  // `budget` (may be null: unlimited) admits each Enqueue's ticket (queue_budget.h).
   MatchmakingService(MatchmakingServiceSettings settings, MatchmakingStore* store,
                      TicketWriter* writer, TicketWatchers* watchers,
-                     const common::Authenticator* authenticator, common::WorkerPool* workers);
+                     const common::Authenticator* authenticator, common::WorkerPool* workers,
+                     QueueBudget* budget = nullptr);
 
   grpc::ServerUnaryReactor* Enqueue(grpc::CallbackServerContext* context,
                                     const v1::EnqueueRequest* request,
@@ -57,6 +60,8 @@ class MatchmakingService final : public v1::MatchmakingService::CallbackService 
   absl::StatusOr<NewTicket> TicketFor(const std::string& caller, const v1::EnqueueRequest& request);
 
  private:
+  // TicketFor, then the queue budget's admission.
+  absl::StatusOr<NewTicket> Admit(const std::string& caller, const v1::EnqueueRequest& request);
   template <typename Work>
   grpc::ServerUnaryReactor* Offload(grpc::CallbackServerContext* context,
                                     const google::protobuf::Message& request, const char* method,
@@ -68,6 +73,7 @@ class MatchmakingService final : public v1::MatchmakingService::CallbackService 
   TicketWatchers* watchers_;
   const common::Authenticator* authenticator_;
   common::WorkerPool* workers_;
+  QueueBudget* budget_;
 };
 
 }  // namespace kahve::matchmaking

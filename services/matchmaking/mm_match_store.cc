@@ -1,6 +1,7 @@
 // Queue passes and placement: the matchmaker-facing half of MatchmakingStore.
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "absl/strings/escaping.h"
@@ -20,16 +21,22 @@ using common::TextArrayLiteral;
 // clock whatever the skew between machines.
 using common::kNowUsSql;
 
+// A queue key's ruleset: its leading [a-z0-9_] (queue_spec.h; keys stored before the canonical
+// form began "<ruleset> ", so they parse too while they linger in the statistics).
+std::string RulesetOfKey(const std::string& queue_key) {
+  return queue_key.substr(0, queue_key.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_"));
+}
+
 }  // namespace
 
-absl::StatusOr<std::vector<std::string>> MatchmakingStore::ActiveQueues() {
-  std::vector<std::string> queues;
+absl::StatusOr<std::map<std::string, int64_t>> MatchmakingStore::ActiveQueues() {
+  std::map<std::string, int64_t> queues;
   const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
     pqxx::read_transaction tx(connection);
     for (const pqxx::row& row :
-         tx.exec("SELECT DISTINCT queue_key FROM mm_tickets"
-                 "  WHERE state IN ('waiting', 'placing') ORDER BY queue_key")) {
-      queues.push_back(row[0].as<std::string>());
+         tx.exec("SELECT queue_key, count(*) FROM mm_tickets"
+                 "  WHERE state IN ('waiting', 'placing') GROUP BY queue_key")) {
+      queues[row[0].as<std::string>()] = row[1].as<int64_t>();
     }
     return absl::OkStatus();
   });
@@ -346,13 +353,14 @@ absl::StatusOr<std::vector<v1::QueueStats>> MatchmakingStore::Stats(const std::s
         "    coalesce(f.matches, 0), coalesce(w.p50, 0), coalesce(w.p95, 0)"
         "  FROM queues q LEFT JOIN active a USING (queue_key) LEFT JOIN waits w USING (queue_key)"
         "  LEFT JOIN formed f USING (queue_key)"
-        "  WHERE $4 = '' OR split_part(q.queue_key, ' ', 1) = $4 ORDER BY q.queue_key",
+        "  WHERE $4 = '' OR substring(q.queue_key FROM '^[a-z0-9_]+') = $4"
+        "  ORDER BY q.queue_key",
         Micros(since), Micros(rate_since), Micros(now), ruleset);
     const double minutes = std::max(1.0, absl::ToDoubleMinutes(now - rate_since));
     for (const pqxx::row& row : rows) {
       v1::QueueStats& queue = stats.emplace_back();
       queue.set_queue(row[0].as<std::string>());
-      queue.set_ruleset(queue.queue().substr(0, queue.queue().find(' ')));
+      queue.set_ruleset(RulesetOfKey(queue.queue()));
       queue.set_waiting(row[1].as<int>());
       queue.set_oldest_wait_seconds(static_cast<int>(row[2].as<int64_t>() / 1'000'000));
       queue.set_matches_per_minute(row[3].as<double>() / minutes);

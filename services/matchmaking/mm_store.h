@@ -6,8 +6,10 @@
 // transaction; refusals come back as the gRPC-ready statuses the API documents.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -129,8 +131,8 @@ class MatchmakingStore {
   absl::StatusOr<v1::Party> GetParty(const std::string& party_id);
 
   // Queue passes (mm_match_store.cc).
-  // Queues with waiting or placing tickets.
-  absl::StatusOr<std::vector<std::string>> ActiveQueues();
+  // Queues with waiting or placing tickets, and how many each has.
+  absl::StatusOr<std::map<std::string, int64_t>> ActiveQueues();
   absl::StatusOr<std::vector<QueuedTicket>> WaitingTickets(const std::string& queue_key);
   // Moves waiting tickets enqueued before `cutoff` to expired; returns how many.
   absl::StatusOr<int> ExpireTickets(const std::string& queue_key, absl::Time cutoff,
@@ -176,6 +178,14 @@ int64_t Micros(absl::Time time);
 
 // The answer to a request id its owner already used for a ticket of another queue.
 absl::Status RequestIdReused(const std::string& ticket_id);
+
+// Whether `text` can be a PostgreSQL text value: it cannot hold NUL, and libpq ends a text
+// parameter at the first one, so a string with NUL would be stored or matched cut short (a
+// shorter request id, someone else's id). The edge refuses such strings (request_checks.h); the
+// store refuses them again rather than act on something else.
+bool StorableText(std::string_view text);
+// InvalidArgument naming the first field of `ticket` that is not StorableText.
+absl::Status CheckStorable(const NewTicket& ticket);
 
 }  // namespace kahve::matchmaking
 

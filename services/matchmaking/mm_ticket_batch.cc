@@ -1,10 +1,13 @@
 // Enqueue's group commit: a batch of new tickets in one transaction (one WAL flush), answered as
-// CreateTicket would answer each in turn.
+// CreateTicket would answer each in turn. One ticket never fails the others: when the database
+// refuses the batch, each ticket is stored on its own.
 
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "services/common/logging.h"
 #include "services/common/pg_arrays.h"
 #include "services/matchmaking/mm_store.h"
 
@@ -15,122 +18,179 @@ using common::HexArrayLiteral;
 using common::Int64ArrayLiteral;
 using common::TextArrayLiteral;
 
+// (owner, request id) -> (ticket, queue key)
+using EarlierTickets =
+    std::map<std::pair<std::string, std::string>, std::pair<std::string, std::string>>;
+
+// Tickets these requests made before (retries).
+EarlierTickets LookUpEarlier(pqxx::work& tx, const std::vector<NewTicket>& tickets) {
+  std::vector<std::string> owners, request_ids;
+  for (const NewTicket& ticket : tickets) {
+    if (ticket.request_id.empty()) continue;
+    owners.push_back(ticket.owner);
+    request_ids.push_back(ticket.request_id);
+  }
+  EarlierTickets earlier;
+  if (request_ids.empty()) return earlier;
+  // The request_id <> '' term lets the partial index mm_tickets_request answer.
+  for (const pqxx::row& row :
+       tx.exec_params("SELECT t.owner, t.request_id, t.ticket_id, t.queue_key FROM mm_tickets t"
+                      "  JOIN unnest($1::text[], $2::text[]) AS v(o, r)"
+                      "    ON t.owner = v.o AND t.request_id = v.r WHERE t.request_id <> ''",
+                      TextArrayLiteral(owners), TextArrayLiteral(request_ids))) {
+    earlier[{row[0].as<std::string>(), row[1].as<std::string>()}] = {row[2].as<std::string>(),
+                                                                     row[3].as<std::string>()};
+  }
+  return earlier;
+}
+
+// The players' active tickets: player -> ticket.
+std::map<std::string, std::string> LookUpActive(pqxx::work& tx,
+                                                const std::vector<NewTicket>& tickets) {
+  std::vector<std::string> players;
+  for (const NewTicket& ticket : tickets) {
+    players.insert(players.end(), ticket.players.begin(), ticket.players.end());
+  }
+  std::map<std::string, std::string> active;
+  for (const pqxx::row& row : tx.exec_params("SELECT player_id, ticket_id FROM mm_ticket_players"
+                                             "  WHERE active AND player_id = ANY($1::text[])",
+                                             TextArrayLiteral(players))) {
+    active[row[0].as<std::string>()] = row[1].as<std::string>();
+  }
+  return active;
+}
+
+// Inserts `tickets` in `tx` (uncommitted), answering each as CreateTicket would in this order.
+// Throws what the database raises: pqxx::unique_violation when another replica took a player or
+// request id after the look-ups.
+std::vector<absl::StatusOr<std::string>> InsertBatch(pqxx::work& tx,
+                                                     const std::vector<NewTicket>& tickets,
+                                                     absl::Time now) {
+  std::vector<absl::StatusOr<std::string>> answers(tickets.size(),
+                                                   absl::InternalError("unanswered"));
+  EarlierTickets earlier = LookUpEarlier(tx, tickets);
+  std::map<std::string, std::string> active = LookUpActive(tx, tickets);
+  // In order, as one by one: a ticket's players are active from the moment it is made.
+  std::vector<std::string> ticket_ids, queue_keys, ticket_owners, ticket_requests, teams;
+  std::vector<std::string> settings;
+  std::vector<int64_t> longest_waits;
+  std::vector<std::string> player_tickets, player_ids;
+  std::vector<int64_t> positions;
+  for (size_t i = 0; i < tickets.size(); ++i) {
+    const NewTicket& ticket = tickets[i];
+    if (!ticket.request_id.empty()) {
+      const auto found = earlier.find({ticket.owner, ticket.request_id});
+      if (found != earlier.end()) {
+        answers[i] = found->second.second == ticket.queue_key
+                         ? absl::StatusOr<std::string>(found->second.first)
+                         : RequestIdReused(found->second.first);
+        continue;
+      }
+    }
+    const auto busy = std::find_if(ticket.players.begin(), ticket.players.end(),
+                                   [&](const std::string& p) { return active.contains(p); });
+    if (busy != ticket.players.end()) {
+      answers[i] = absl::AlreadyExistsError(
+          absl::StrCat("player ", *busy, " already has active ticket ", active[*busy]));
+      continue;
+    }
+    const std::string ticket_id = NewId("tk-");
+    if (ticket_id.empty()) {
+      answers[i] = absl::InternalError("no randomness for a ticket id");
+      continue;
+    }
+    answers[i] = ticket_id;
+    if (!ticket.request_id.empty()) {
+      earlier[{ticket.owner, ticket.request_id}] = {ticket_id, ticket.queue_key};
+    }
+    ticket_ids.push_back(ticket_id);
+    queue_keys.push_back(ticket.queue_key);
+    ticket_owners.push_back(ticket.owner);
+    ticket_requests.push_back(ticket.request_id);
+    settings.push_back(ticket.settings.SerializeAsString());
+    teams.push_back(ticket.teams ? "true" : "false");
+    longest_waits.push_back(absl::ToInt64Microseconds(ticket.longest_wait));
+    for (size_t position = 0; position < ticket.players.size(); ++position) {
+      active[ticket.players[position]] = ticket_id;
+      player_tickets.push_back(ticket_id);
+      player_ids.push_back(ticket.players[position]);
+      positions.push_back(static_cast<int64_t>(position));
+    }
+  }
+  if (ticket_ids.empty()) return answers;
+  std::vector<const std::string*> settings_bytes;
+  for (const std::string& bytes : settings) settings_bytes.push_back(&bytes);
+  tx.exec_params0(
+      "INSERT INTO mm_tickets (ticket_id, queue_key, owner, request_id, settings, teams,"
+      "  longest_wait_us, state, enqueued_us)"
+      " SELECT i, q, o, r, decode(s, 'hex'), t::boolean, w, 'waiting', $8"
+      "  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],"
+      "    $7::bigint[]) AS v(i, q, o, r, s, t, w)",
+      TextArrayLiteral(ticket_ids), TextArrayLiteral(queue_keys), TextArrayLiteral(ticket_owners),
+      TextArrayLiteral(ticket_requests), HexArrayLiteral(settings_bytes), TextArrayLiteral(teams),
+      Int64ArrayLiteral(longest_waits), Micros(now));
+  tx.exec_params0(
+      "INSERT INTO mm_ticket_players (ticket_id, player_id, position, active)"
+      " SELECT t, p, n, true FROM unnest($1::text[], $2::text[], $3::smallint[]) AS v(t, p, n)",
+      TextArrayLiteral(player_tickets), TextArrayLiteral(player_ids), Int64ArrayLiteral(positions));
+  return answers;
+}
+
+// The database is away or overloaded, which is no one ticket's fault: storing each ticket on its
+// own would only multiply the wait.
+bool IsOutage(const absl::Status& status) {
+  return absl::IsUnavailable(status) || absl::IsResourceExhausted(status) ||
+         absl::IsDeadlineExceeded(status);
+}
+
 }  // namespace
 
 std::vector<absl::StatusOr<std::string>> MatchmakingStore::CreateTickets(
     const std::vector<NewTicket>& tickets, absl::Time now) {
-  std::vector<absl::StatusOr<std::string>> answers;
+  std::vector<absl::StatusOr<std::string>> answers(tickets.size(),
+                                                   absl::InternalError("unanswered"));
+  // A ticket no text column can hold is answered alone; the others go in the batch.
+  std::vector<size_t> in_batch;
+  std::vector<NewTicket> batch;
+  for (size_t i = 0; i < tickets.size(); ++i) {
+    absl::Status storable = CheckStorable(tickets[i]);
+    if (storable.ok()) {
+      in_batch.push_back(i);
+      batch.push_back(tickets[i]);
+    } else {
+      answers[i] = std::move(storable);
+    }
+  }
+  if (batch.empty()) return answers;
+  std::vector<absl::StatusOr<std::string>> batch_answers;
   bool lost_race = false;
   const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
-    answers.assign(tickets.size(), absl::InternalError("unanswered"));
-    std::vector<std::string> owners, request_ids, players;
-    for (const NewTicket& ticket : tickets) {
-      if (!ticket.request_id.empty()) {
-        owners.push_back(ticket.owner);
-        request_ids.push_back(ticket.request_id);
-      }
-      players.insert(players.end(), ticket.players.begin(), ticket.players.end());
-    }
     pqxx::work tx(connection);
-    // Tickets these requests made before (retries), and the players' active tickets.
-    // (owner, request id) -> (ticket, queue key)
-    std::map<std::pair<std::string, std::string>, std::pair<std::string, std::string>> earlier;
-    if (!request_ids.empty()) {
-      // The request_id <> '' term lets the partial index mm_tickets_request answer.
-      for (const pqxx::row& row :
-           tx.exec_params("SELECT t.owner, t.request_id, t.ticket_id, t.queue_key FROM mm_tickets t"
-                          "  JOIN unnest($1::text[], $2::text[]) AS v(o, r)"
-                          "    ON t.owner = v.o AND t.request_id = v.r WHERE t.request_id <> ''",
-                          TextArrayLiteral(owners), TextArrayLiteral(request_ids))) {
-        earlier[{row[0].as<std::string>(), row[1].as<std::string>()}] = {row[2].as<std::string>(),
-                                                                         row[3].as<std::string>()};
-      }
-    }
-    std::map<std::string, std::string> active;  // player -> ticket
-    for (const pqxx::row& row : tx.exec_params("SELECT player_id, ticket_id FROM mm_ticket_players"
-                                               "  WHERE active AND player_id = ANY($1::text[])",
-                                               TextArrayLiteral(players))) {
-      active[row[0].as<std::string>()] = row[1].as<std::string>();
-    }
-    // In order, as one by one: a ticket's players are active from the moment it is made.
-    std::vector<std::string> ticket_ids, queue_keys, ticket_owners, ticket_requests, teams;
-    std::vector<std::string> settings;
-    std::vector<int64_t> longest_waits;
-    std::vector<std::string> player_tickets, player_ids;
-    std::vector<int64_t> positions;
-    for (size_t i = 0; i < tickets.size(); ++i) {
-      const NewTicket& ticket = tickets[i];
-      if (!ticket.request_id.empty()) {
-        const auto found = earlier.find({ticket.owner, ticket.request_id});
-        if (found != earlier.end()) {
-          answers[i] = found->second.second == ticket.queue_key
-                           ? absl::StatusOr<std::string>(found->second.first)
-                           : RequestIdReused(found->second.first);
-          continue;
-        }
-      }
-      const auto busy = std::find_if(ticket.players.begin(), ticket.players.end(),
-                                     [&](const std::string& p) { return active.contains(p); });
-      if (busy != ticket.players.end()) {
-        answers[i] = absl::AlreadyExistsError(
-            absl::StrCat("player ", *busy, " already has active ticket ", active[*busy]));
-        continue;
-      }
-      const std::string ticket_id = NewId("tk-");
-      if (ticket_id.empty()) {
-        answers[i] = absl::InternalError("no randomness for a ticket id");
-        continue;
-      }
-      answers[i] = ticket_id;
-      if (!ticket.request_id.empty()) {
-        earlier[{ticket.owner, ticket.request_id}] = {ticket_id, ticket.queue_key};
-      }
-      ticket_ids.push_back(ticket_id);
-      queue_keys.push_back(ticket.queue_key);
-      ticket_owners.push_back(ticket.owner);
-      ticket_requests.push_back(ticket.request_id);
-      settings.push_back(ticket.settings.SerializeAsString());
-      teams.push_back(ticket.teams ? "true" : "false");
-      longest_waits.push_back(absl::ToInt64Microseconds(ticket.longest_wait));
-      for (size_t position = 0; position < ticket.players.size(); ++position) {
-        active[ticket.players[position]] = ticket_id;
-        player_tickets.push_back(ticket_id);
-        player_ids.push_back(ticket.players[position]);
-        positions.push_back(static_cast<int64_t>(position));
-      }
-    }
-    if (ticket_ids.empty()) return absl::OkStatus();
-    std::vector<const std::string*> settings_bytes;
-    for (const std::string& bytes : settings) settings_bytes.push_back(&bytes);
     try {
-      tx.exec_params0(
-          "INSERT INTO mm_tickets (ticket_id, queue_key, owner, request_id, settings, teams,"
-          "  longest_wait_us, state, enqueued_us)"
-          " SELECT i, q, o, r, decode(s, 'hex'), t::boolean, w, 'waiting', $8"
-          "  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],"
-          "    $7::bigint[]) AS v(i, q, o, r, s, t, w)",
-          TextArrayLiteral(ticket_ids), TextArrayLiteral(queue_keys),
-          TextArrayLiteral(ticket_owners), TextArrayLiteral(ticket_requests),
-          HexArrayLiteral(settings_bytes), TextArrayLiteral(teams),
-          Int64ArrayLiteral(longest_waits), Micros(now));
-      tx.exec_params0(
-          "INSERT INTO mm_ticket_players (ticket_id, player_id, position, active)"
-          " SELECT t, p, n, true FROM unnest($1::text[], $2::text[], $3::smallint[]) AS v(t, p, n)",
-          TextArrayLiteral(player_tickets), TextArrayLiteral(player_ids),
-          Int64ArrayLiteral(positions));
+      batch_answers = InsertBatch(tx, batch, now);
       tx.commit();
     } catch (const pqxx::unique_violation&) {
-      // Another replica took a player or request id after this batch looked.
       lost_race = true;
     }
     return absl::OkStatus();
   });
-  if (lost_race) {
-    answers.clear();
-    for (const NewTicket& ticket : tickets) answers.push_back(CreateTicket(ticket, now));
+  if (status.ok() && !lost_race) {
+    for (size_t k = 0; k < batch.size(); ++k) answers[in_batch[k]] = std::move(batch_answers[k]);
     return answers;
   }
-  if (!status.ok()) answers.assign(tickets.size(), status);
+  if (IsOutage(status)) {
+    for (size_t i : in_batch) answers[i] = status;
+    return answers;
+  }
+  // A race lost to another replica, or a statement the database refused: the batch committed
+  // nothing, so each ticket goes again in a transaction of its own. Every caller gets its own
+  // ticket's answer, and a ticket the database refuses fails alone.
+  if (!status.ok()) {
+    common::LogWarning("ticket batch refused; storing its tickets one by one",
+                       {{"tickets", static_cast<int64_t>(batch.size())},
+                        {"error", std::string(status.message())}});
+  }
+  for (size_t i : in_batch) answers[i] = CreateTicket(tickets[i], now);
   return answers;
 }
 

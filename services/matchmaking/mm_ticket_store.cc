@@ -4,7 +4,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
+#include "services/common/pg_arrays.h"
 #include "services/matchmaking/mm_store.h"
 
 namespace kahve::matchmaking {
@@ -36,7 +36,7 @@ constexpr char kSelectTickets[] =
     "       m.endpoint, p.player_id, p.seat, p.seat_token"
     "  FROM mm_tickets t JOIN mm_ticket_players p USING (ticket_id)"
     "  LEFT JOIN mm_matches m ON m.match_id = t.match_id AND m.state = 'placed'"
-    "  WHERE t.ticket_id = ANY(string_to_array($1, ','))"
+    "  WHERE t.ticket_id = ANY($1::text[])"
     "  ORDER BY t.ticket_id, p.position";
 
 absl::StatusOr<v1::Party> ReadParty(pqxx::transaction_base& tx, const std::string& party_id) {
@@ -65,6 +65,18 @@ absl::StatusOr<v1::Party> AddMember(pqxx::transaction_base& tx, const std::strin
 
 }  // namespace
 
+bool StorableText(std::string_view text) { return text.find('\0') == std::string_view::npos; }
+
+absl::Status CheckStorable(const NewTicket& ticket) {
+  if (!StorableText(ticket.owner)) return absl::InvalidArgumentError("owner: holds NUL");
+  if (!StorableText(ticket.request_id)) return absl::InvalidArgumentError("request_id: holds NUL");
+  for (const std::string& player : ticket.players) {
+    if (!StorableText(player)) return absl::InvalidArgumentError("players: a player id holds NUL");
+  }
+  if (!StorableText(ticket.queue_key)) return absl::InvalidArgumentError("queue key holds NUL");
+  return absl::OkStatus();
+}
+
 absl::Status RequestIdReused(const std::string& ticket_id) {
   return absl::AlreadyExistsError(absl::StrCat("request_id: already used for ticket ", ticket_id,
                                                " of another queue; use a new id"));
@@ -89,6 +101,7 @@ int64_t Micros(absl::Time time) { return absl::ToUnixMicros(time); }
 
 absl::StatusOr<std::string> MatchmakingStore::CreateTicket(const NewTicket& ticket,
                                                            absl::Time now) {
+  if (absl::Status storable = CheckStorable(ticket); !storable.ok()) return storable;
   const std::string ticket_id = NewId("tk-");
   if (ticket_id.empty()) return absl::InternalError("no randomness for a ticket id");
   std::string result;
@@ -173,10 +186,15 @@ absl::StatusOr<TicketRecord> MatchmakingStore::GetTicket(const std::string& tick
 absl::StatusOr<std::vector<TicketRecord>> MatchmakingStore::GetTickets(
     const std::vector<std::string>& ticket_ids) {
   std::vector<TicketRecord> tickets;
-  if (ticket_ids.empty()) return tickets;
+  // An id no text can hold names no ticket; left in, it would cut the whole array short.
+  std::vector<std::string> storable;
+  for (const std::string& id : ticket_ids) {
+    if (StorableText(id)) storable.push_back(id);
+  }
+  if (storable.empty()) return tickets;
   const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
     pqxx::read_transaction tx(connection);
-    const pqxx::result rows = tx.exec_params(kSelectTickets, absl::StrJoin(ticket_ids, ","));
+    const pqxx::result rows = tx.exec_params(kSelectTickets, common::TextArrayLiteral(storable));
     for (const pqxx::row& row : rows) {
       if (tickets.empty() || tickets.back().ticket_id != row["ticket_id"].as<std::string>()) {
         tickets.emplace_back();
@@ -191,6 +209,7 @@ absl::StatusOr<std::vector<TicketRecord>> MatchmakingStore::GetTickets(
 
 absl::Status MatchmakingStore::CancelTicket(const std::string& ticket_id, const std::string& caller,
                                             absl::Time now) {
+  if (!StorableText(ticket_id) || !StorableText(caller)) return absl::NotFoundError("no ticket");
   return pool_->Run([&](pqxx::connection& connection) -> absl::Status {
     pqxx::work tx(connection);
     // The row lock orders this against a pass moving the ticket to placing.
@@ -219,6 +238,7 @@ absl::Status MatchmakingStore::CancelTicket(const std::string& ticket_id, const 
 }
 
 absl::StatusOr<v1::Party> MatchmakingStore::CreateParty(const std::string& leader, absl::Time now) {
+  if (!StorableText(leader)) return absl::InvalidArgumentError("leader: holds NUL");
   const std::string party_id = NewId("pt-");
   const std::string code = NewInviteCode();
   if (party_id.empty() || code.empty()) return absl::InternalError("no randomness for a party");
@@ -246,6 +266,9 @@ absl::StatusOr<v1::Party> MatchmakingStore::CreateParty(const std::string& leade
 
 absl::StatusOr<v1::Party> MatchmakingStore::JoinParty(const std::string& invite_code,
                                                       const std::string& player, absl::Time now) {
+  if (!StorableText(invite_code) || !StorableText(player)) {
+    return absl::NotFoundError("no party has this invite code");
+  }
   v1::Party party;
   const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
     pqxx::work tx(connection);
@@ -278,6 +301,7 @@ absl::StatusOr<v1::Party> MatchmakingStore::JoinParty(const std::string& invite_
 }
 
 absl::Status MatchmakingStore::LeaveParty(const std::string& party_id, const std::string& player) {
+  if (!StorableText(party_id) || !StorableText(player)) return absl::NotFoundError("not in party");
   return pool_->Run([&](pqxx::connection& connection) -> absl::Status {
     pqxx::work tx(connection);
     const pqxx::result party = tx.exec_params(
@@ -306,6 +330,7 @@ absl::Status MatchmakingStore::LeaveParty(const std::string& party_id, const std
 }
 
 absl::StatusOr<v1::Party> MatchmakingStore::GetParty(const std::string& party_id) {
+  if (!StorableText(party_id)) return absl::NotFoundError("no party");
   v1::Party party;
   const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
     pqxx::read_transaction tx(connection);

@@ -1,11 +1,15 @@
 #include "services/matchmaking/queue_spec.h"
 
+#include <algorithm>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "engine/core/registry.h"
 #include "engine/core/status_macros.h"
+#include "google/protobuf/descriptor.h"
 
 namespace kahve::matchmaking {
 namespace {
@@ -77,23 +81,80 @@ absl::Status FollowsTheQueue(bool asks_for_partners, bool teams, std::string_vie
   return absl::OkStatus();
 }
 
+using google::protobuf::FieldDescriptor;
+using google::protobuf::Message;
+
+// The field of GameSettings that is set (its oneof case is its field number).
+const FieldDescriptor* RulesetField(const v1::GameSettings& settings) {
+  return v1::GameSettings::descriptor()->FindFieldByNumber(settings.ruleset_case());
+}
+
+// `settings` with nothing but the ruleset's queueable fields, or InvalidArgument naming the first
+// other field set. Unknown fields are dropped: they would only travel into the tickets' rows and
+// the tables' requests.
+absl::StatusOr<v1::GameSettings> QueueableOnly(const v1::GameSettings& settings,
+                                               const engine::Ruleset& ruleset) {
+  const FieldDescriptor* field = RulesetField(settings);
+  const Message& asked = settings.GetReflection()->GetMessage(settings, field);
+  std::vector<const FieldDescriptor*> set;
+  asked.GetReflection()->ListFields(asked, &set);  // proto3: the fields not at their default
+  const std::vector<std::string> queueable(ruleset.queueable_settings.begin(),
+                                           ruleset.queueable_settings.end());
+  for (const FieldDescriptor* setting : set) {
+    if (std::find(queueable.begin(), queueable.end(), setting->name()) == queueable.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "settings.", field->name(), ".", setting->name(), ": not queueable; a ",
+          std::string(ruleset.id), " queue may ask for ", absl::StrJoin(queueable, ", ")));
+    }
+  }
+  v1::GameSettings kept;
+  Message* copy = kept.GetReflection()->MutableMessage(&kept, field);
+  copy->CopyFrom(asked);
+  copy->DiscardUnknownFields();
+  return kept;
+}
+
+// The canonical key (queue_spec.h): every queueable field in the registry's order, integers in
+// decimal, booleans as 0 or 1, so equal settings always give one key, whatever the client left
+// unset.
+absl::StatusOr<std::string> KeyOf(const QueueSpec& spec, const engine::Ruleset& ruleset) {
+  const Message& chosen =
+      spec.settings.GetReflection()->GetMessage(spec.settings, RulesetField(spec.settings));
+  std::vector<std::string> parts;
+  for (std::string_view setting : ruleset.queueable_settings) {
+    const std::string name(setting);
+    const FieldDescriptor* field = chosen.GetDescriptor()->FindFieldByName(name);
+    if (field == nullptr || field->is_repeated()) {
+      return absl::InternalError(
+          absl::StrCat("registry: ", std::string(ruleset.id), " lists no scalar setting ", name));
+    }
+    switch (field->cpp_type()) {
+      case FieldDescriptor::CPPTYPE_INT32:
+        parts.push_back(absl::StrCat(name, "=", chosen.GetReflection()->GetInt32(chosen, field)));
+        break;
+      case FieldDescriptor::CPPTYPE_BOOL:
+        parts.push_back(
+            absl::StrCat(name, "=", chosen.GetReflection()->GetBool(chosen, field) ? 1 : 0));
+        break;
+      default:
+        return absl::InternalError(absl::StrCat("registry: ", std::string(ruleset.id), ".", name,
+                                                " is neither int32 nor bool"));
+    }
+  }
+  return absl::StrCat(spec.ruleset, "/", spec.teams ? "teams" : "solo", "/",
+                      absl::StrJoin(parts, ","));
+}
+
 }  // namespace
 
 absl::StatusOr<QueueSpec> QueueSpecFor(const v1::GameSettings& settings, bool teams) {
+  auto ruleset = engine::RulesetOf(settings);
+  if (!ruleset.ok()) return absl::InvalidArgumentError("settings: no ruleset set");
   QueueSpec spec;
-  spec.settings = settings;
+  KAHVE_ASSIGN_OR_RETURN(spec.settings, QueueableOnly(settings, **ruleset));
   auto profile = Normalize(spec.settings, &spec.preferred_seats, &spec.min_seats);
   if (!profile.ok()) return profile.status();
-  auto ruleset = engine::RulesetOf(spec.settings);
-  if (!ruleset.ok()) return absl::InvalidArgumentError(ruleset.status().message());
   spec.ruleset = std::string((*ruleset)->id);
-  // The engine is the judge of valid settings: a game that cannot be dealt cannot be queued for.
-  v1::Deal deal;
-  deal.set_seed(1);
-  auto game = engine::NewGame(spec.settings, deal);
-  if (!game.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("settings: ", game.status().message()));
-  }
   if (teams) {
     if (!profile->has_partners) {
       return absl::InvalidArgumentError(
@@ -120,11 +181,18 @@ absl::StatusOr<QueueSpec> QueueSpecFor(const v1::GameSettings& settings, bool te
         FollowsTheQueue(spec.settings.okey101().teams(), teams, "settings.okey101.teams"));
     spec.settings.mutable_okey101()->set_teams(teams);
   }
+  // The engine is the judge of valid settings: a game that cannot be dealt cannot be queued for.
+  // Judged after the mode has set the partnership flags (okey: no elimination with partners).
+  v1::Deal deal;
+  deal.set_seed(1);
+  auto game = engine::NewGame(spec.settings, deal);
+  if (!game.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("settings: ", game.status().message()));
+  }
   spec.teams = teams;
   spec.mode = teams ? v1::TEAMS : v1::SOLO;
   spec.bots_allowed = profile->bots;
-  spec.key =
-      absl::StrCat(spec.ruleset, teams ? " teams " : " solo ", spec.settings.ShortDebugString());
+  KAHVE_ASSIGN_OR_RETURN(spec.key, KeyOf(spec, **ruleset));
   return spec;
 }
 

@@ -14,7 +14,11 @@
 namespace kahve::matchmaking {
 
 struct QueueSpec {
-  // Names the queue: tickets with the same key wait together ("liars_dice solo players: 4 ...").
+  // Names the queue: tickets with the same key wait together. The ruleset, the mode and every
+  // queueable setting (engine::Ruleset::queueable_settings, in its order) with defaults filled
+  // in: "liars_dice/solo/players=4,dice_per_player=5"; booleans are 0 or 1. Stored in
+  // mm_tickets.queue_key and used as a metric label, so its form is part of the contract
+  // (docs/matchmaking.md).
   std::string key;
   std::string ruleset;
   // The settings with defaults filled in, so equivalent requests share a queue.
@@ -31,8 +35,8 @@ struct QueueSpec {
   bool bots_allowed = false;
 };
 
-// The queue for a request: InvalidArgument for settings that name no ruleset, settings the
-// ruleset refuses, or teams where the ruleset has no partners.
+// The queue for a request: InvalidArgument for settings that name no ruleset, set a field that
+// is not queueable (naming it), the engine refuses, or teams where the ruleset has no partners.
 absl::StatusOr<QueueSpec> QueueSpecFor(const v1::GameSettings& settings, bool teams);
 
 // The settings of a table of `seats` seats formed in the queue (fewer than preferred after a

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/time_util.h"
 #include "services/common/logging.h"
+#include "services/common/status.h"
 
 namespace kahve::matchmaking {
 namespace {
@@ -21,8 +22,11 @@ constexpr absl::Duration kQueuedRefresh = absl::Seconds(2);
 
 class TicketWatchers::Stream : public grpc::ServerWriteReactor<v1::TicketUpdate> {
  public:
-  Stream(TicketWatchers* owner, std::string ticket_id, std::string player)
-      : owner_(owner), ticket_id(std::move(ticket_id)), player(std::move(player)) {}
+  Stream(TicketWatchers* owner, std::string ticket_id, std::string player, std::string peer)
+      : owner_(owner),
+        ticket_id(std::move(ticket_id)),
+        player(std::move(player)),
+        peer(std::move(peer)) {}
 
   // Writes the update unless it repeats the last one, or only refreshes the queue figures of a
   // QUEUED written less than kQueuedRefresh ago; an update offered while a write is in flight
@@ -99,6 +103,8 @@ class TicketWatchers::Stream : public grpc::ServerWriteReactor<v1::TicketUpdate>
   TicketWatchers* const owner_;
   const std::string ticket_id;
   const std::string player;
+  // The client connection, whose stream budget the stream holds until OnDone.
+  const std::string peer;
 
  private:
   static bool IsFinal(v1::TicketUpdate::State state) {
@@ -146,16 +152,33 @@ v1::TicketUpdate UpdateFor(const TicketRecord& ticket, const std::string& player
   return update;
 }
 
-TicketWatchers::TicketWatchers(MatchmakingStore* store, absl::Duration poll, absl::Duration recent)
-    : store_(store), poll_(poll), recent_(recent) {
+grpc::ServerWriteReactor<v1::TicketUpdate>* RefusedWatch(const grpc::Status& status) {
+  class Refusal : public grpc::ServerWriteReactor<v1::TicketUpdate> {
+   public:
+    explicit Refusal(const grpc::Status& refusal) { Finish(refusal); }
+    void OnDone() override { delete this; }
+  };
+  return new Refusal(status);
+}
+
+TicketWatchers::TicketWatchers(MatchmakingStore* store, absl::Duration poll, absl::Duration recent,
+                               common::StreamBudget* budget)
+    : store_(store), budget_(budget), poll_(poll), recent_(recent) {
   thread_ = std::thread([this] { Loop(); });
 }
 
 TicketWatchers::~TicketWatchers() { Shutdown(); }
 
 grpc::ServerWriteReactor<v1::TicketUpdate>* TicketWatchers::Open(const std::string& ticket_id,
-                                                                 const std::string& player) {
-  auto* stream = new Stream(this, ticket_id, player);
+                                                                 const std::string& player,
+                                                                 const std::string& peer) {
+  if (budget_ != nullptr) {
+    if (absl::Status taken = budget_->Acquire(player, peer); !taken.ok()) {
+      return RefusedWatch(common::ToGrpcStatus(taken));
+    }
+  }
+  // From here the stream holds its budget, which its OnDone gives back.
+  auto* stream = new Stream(this, ticket_id, player, peer);
   absl::MutexLock lock(&mu_);
   if (stopping_) {
     stream->End(grpc::Status(grpc::StatusCode::UNAVAILABLE, "server shutting down"));
@@ -190,9 +213,12 @@ int TicketWatchers::streams() {
 }
 
 void TicketWatchers::Remove(Stream* stream) {
-  absl::MutexLock lock(&mu_);
-  streams_.erase(stream);
-  fresh_.erase(stream);
+  {
+    absl::MutexLock lock(&mu_);
+    streams_.erase(stream);
+    fresh_.erase(stream);
+  }
+  if (budget_ != nullptr) budget_->Release(stream->player, stream->peer);
 }
 
 void TicketWatchers::Loop() {

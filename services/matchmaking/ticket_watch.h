@@ -5,6 +5,11 @@
 // poll interval (sooner when poked after a local pass), in one query, and writes each stream the
 // update when it differs from the last one sent. Reading the database rather than this replica's
 // memory is what lets a client watch on any replica while another one matches its ticket.
+//
+// Lifetime: a stream is registered here from Open until its OnDone, which unregisters it under
+// the watchers' lock before deleting it; the loop touches streams only under that lock, and
+// copies the ticket ids it reads. So no pointer to a stream (or its call) outlives the call, and
+// the watchers outlive every stream (the server shuts down before they are destroyed).
 
 #include <map>
 #include <memory>
@@ -17,22 +22,27 @@
 #include "absl/time/time.h"
 #include "grpcpp/grpcpp.h"
 #include "kahve/v1/matchmaking.pb.h"
+#include "services/common/budget.h"
 #include "services/matchmaking/mm_store.h"
 
 namespace kahve::matchmaking {
 
 class TicketWatchers {
  public:
-  // `recent`: the window whose matched tickets give the expected wait.
-  TicketWatchers(MatchmakingStore* store, absl::Duration poll, absl::Duration recent);
+  // `recent`: the window whose matched tickets give the expected wait. `budget` (may be null:
+  // unlimited) bounds the streams per identity and per client connection.
+  TicketWatchers(MatchmakingStore* store, absl::Duration poll, absl::Duration recent,
+                 common::StreamBudget* budget = nullptr);
   // Shutdown().
   ~TicketWatchers();
 
-  // A stream for `player` watching `ticket_id`. Its first update is the ticket's state now; it
-  // ends OK after a final state, NOT_FOUND for an unknown ticket, PERMISSION_DENIED for a ticket
-  // that is not the player's.
+  // A stream for `player`, on the client connection `peer`, watching `ticket_id`. Its first
+  // update is the ticket's state now; it ends OK after a final state, NOT_FOUND for an unknown
+  // ticket, PERMISSION_DENIED for a ticket that is not the player's. RESOURCE_EXHAUSTED at once
+  // when the player or the connection holds its budget of streams.
   grpc::ServerWriteReactor<v1::TicketUpdate>* Open(const std::string& ticket_id,
-                                                   const std::string& player);
+                                                   const std::string& player,
+                                                   const std::string& peer);
   // Look now rather than at the next poll.
   void Poke();
   // Ends every stream (UNAVAILABLE: reconnect to resume) and stops the thread; new streams are
@@ -47,6 +57,7 @@ class TicketWatchers {
   void Remove(Stream* stream);
 
   MatchmakingStore* store_;
+  common::StreamBudget* const budget_;
   const absl::Duration poll_;
   const absl::Duration recent_;
   absl::Mutex mu_;
@@ -64,6 +75,9 @@ class TicketWatchers {
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   std::thread thread_;
 };
+
+// A stream that only ends, with `status`: for a call refused before it watches anything.
+grpc::ServerWriteReactor<v1::TicketUpdate>* RefusedWatch(const grpc::Status& status);
 
 // The update a ticket's player sees: QUEUED while waiting or placing (a table is not theirs until
 // it exists), MATCHED with the player's own seat, EXPIRED, CANCELLED.

@@ -11,7 +11,8 @@
 namespace kahve::matchmaking {
 
 MatchmakerServer::MatchmakerServer(const std::string& url, const MatchmakerSettings& settings,
-                                   int rating_port, bool start_passes)
+                                   int rating_port, bool start_passes,
+                                   const MatchmakerBudgets& budgets)
     : authenticator_(kahve::testing::TestAuthenticator()) {
   pool_ = std::make_unique<common::PgPool>(
       common::PgPoolSettings{.url = url, .size = 4, .name = "matchmaking"}, &metrics_.registry());
@@ -26,12 +27,14 @@ MatchmakerServer::MatchmakerServer(const std::string& url, const MatchmakerSetti
       absl::Seconds(60));
   placer_ = std::make_unique<Placer>(
       PlacerSettings{.bearer = bearer, .host_max_age = settings.host_max_age}, store_.get());
-  watchers_ =
-      std::make_unique<TicketWatchers>(store_.get(), absl::Milliseconds(100), absl::Hours(1));
+  streams_ = std::make_unique<common::StreamBudget>(budgets.streams, &metrics_.budgets());
+  queues_ = std::make_unique<QueueBudget>(budgets.queues, &metrics_.budgets());
+  watchers_ = std::make_unique<TicketWatchers>(store_.get(), absl::Milliseconds(100),
+                                               absl::Hours(1), streams_.get());
   workers_ = std::make_unique<common::WorkerPool>(2);
   service_ = std::make_unique<MatchmakingService>(
       MatchmakingServiceSettings{.ticket_ttl = settings.ticket_ttl}, store_.get(), writer_.get(),
-      watchers_.get(), authenticator_.get(), workers_.get());
+      watchers_.get(), authenticator_.get(), workers_.get(), queues_.get());
   common::ServerSettings server_settings;
   server_settings.host = "127.0.0.1";
   server_settings.metrics_host = "127.0.0.1";
@@ -44,7 +47,7 @@ MatchmakerServer::MatchmakerServer(const std::string& url, const MatchmakerSetti
   MatchmakerSettings with_url = settings;
   with_url.database_url = url;
   matchmaker_ = std::make_unique<Matchmaker>(with_url, store_.get(), ratings_.get(), placer_.get(),
-                                             mm_metrics_.get());
+                                             mm_metrics_.get(), queues_.get());
   if (start_passes) matchmaker_->Start([this] { watchers_->Poke(); });
   stub_ = v1::MatchmakingService::NewStub(kahve::testing::LocalChannel(server_->port()));
 }
@@ -85,13 +88,15 @@ MatchmakerSettings MatchmakingTest::Settings() {
   return settings;
 }
 
-void MatchmakingTest::StartMatchmaker(const MatchmakerSettings& settings) {
-  int rating_port = 0;
-  {
-    absl::MutexLock lock(&rating_mu_);
-    rating_port = rating_->port();
-  }
-  mm_ = std::make_unique<MatchmakerServer>(url(), settings, rating_port);
+void MatchmakingTest::StartMatchmaker(const MatchmakerSettings& settings,
+                                      const MatchmakerBudgets& budgets) {
+  mm_ = std::make_unique<MatchmakerServer>(url(), settings, RatingPort(), /*start_passes=*/true,
+                                           budgets);
+}
+
+int MatchmakingTest::RatingPort() {
+  absl::MutexLock lock(&rating_mu_);
+  return rating_->port();
 }
 
 void MatchmakingTest::RegisterHost(const std::string& host_id, const std::string& endpoint,

@@ -17,6 +17,7 @@
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "kahve/v1/matchmaking.grpc.pb.h"
+#include "services/common/budget.h"
 #include "services/common/metrics.h"
 #include "services/common/pg_pool.h"
 #include "services/common/server.h"
@@ -26,6 +27,7 @@
 #include "services/matchmaking/mm_metrics.h"
 #include "services/matchmaking/mm_store.h"
 #include "services/matchmaking/placer.h"
+#include "services/matchmaking/queue_budget.h"
 #include "services/matchmaking/rating_cache.h"
 #include "services/matchmaking/ticket_watch.h"
 #include "services/matchmaking/ticket_writer.h"
@@ -33,12 +35,18 @@
 
 namespace kahve::matchmaking {
 
+// The budgets of a replica; the flags' defaults unless a test says otherwise.
+struct MatchmakerBudgets {
+  QueueBudgetSettings queues;
+  common::StreamBudgetSettings streams;
+};
+
 // One matchmaking replica, in-process, wired as main wires it.
 class MatchmakerServer {
  public:
   // Passes start at once unless `start_passes` is false (tests then call RunOnce).
   MatchmakerServer(const std::string& url, const MatchmakerSettings& settings, int rating_port,
-                   bool start_passes = true);
+                   bool start_passes = true, const MatchmakerBudgets& budgets = {});
   // Stop().
   ~MatchmakerServer();
   // As main on SIGTERM: passes stop (releasing the queue locks), streams end, the server stops.
@@ -46,6 +54,9 @@ class MatchmakerServer {
 
   int port() const { return server_->port(); }
   int metrics_port() const { return metrics_.port(); }
+  common::Metrics& metrics() { return metrics_; }
+  MatchmakingStore& store() { return *store_; }
+  TicketWatchers& watchers() { return *watchers_; }
   v1::MatchmakingService::Stub& stub() { return *stub_; }
   Matchmaker& matchmaker() { return *matchmaker_; }
 
@@ -58,6 +69,8 @@ class MatchmakerServer {
   std::unique_ptr<MatchmakingMetrics> mm_metrics_;
   std::unique_ptr<RatingCache> ratings_;
   std::unique_ptr<Placer> placer_;
+  std::unique_ptr<common::StreamBudget> streams_;
+  std::unique_ptr<QueueBudget> queues_;
   std::unique_ptr<TicketWatchers> watchers_;
   std::unique_ptr<common::WorkerPool> workers_;
   std::unique_ptr<MatchmakingService> service_;
@@ -75,7 +88,8 @@ class MatchmakingTest : public table::TableServiceTest {
   // Quick passes; a window that never widens (base 3) unless a test says otherwise; no bots and
   // no smaller tables within a test's time unless a test says otherwise.
   MatchmakerSettings Settings();
-  void StartMatchmaker(const MatchmakerSettings& settings);
+  void StartMatchmaker(const MatchmakerSettings& settings, const MatchmakerBudgets& budgets = {});
+  int RatingPort();
   MatchmakerServer& mm() { return *mm_; }
 
   // A table_hosts row kept fresh (heartbeat every 200 ms) until UnregisterHost.

@@ -1,0 +1,70 @@
+#ifndef KAHVE_SERVICES_MATCHMAKING_QUEUE_BUDGET_H_
+#define KAHVE_SERVICES_MATCHMAKING_QUEUE_BUDGET_H_
+
+// The budgets of what waits in matchmaking (docs/operations.md): distinct active queues (with
+// waiting or placing tickets) and active tickets, over all replicas. Every active queue costs each
+// pass a few queries and is a value of the `queue` metric label, so their number must not be the
+// clients' to choose. An Enqueue beyond a budget is refused with RESOURCE_EXHAUSTED naming it;
+// tickets for queues already active are accepted as long as the ticket budget allows.
+//
+// Approximate by design: the counts are the database's as each matchmaker pass reads them, plus
+// what this replica admitted since that read began. Replicas admitting at once may together
+// overshoot by what they admit within one pass interval; cancels and expiries free room at the
+// next pass.
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "services/common/budget.h"
+
+namespace kahve::matchmaking {
+
+struct QueueBudgetSettings {
+  // --max_active_queues; 0 or less: unlimited.
+  int64_t max_active_queues = 200;
+  // --max_active_tickets; 0 or less: unlimited.
+  int64_t max_active_tickets = 50000;
+};
+
+class QueueBudget {
+ public:
+  // `metrics` (may be null) gets kahve_budget_refusals_total and kahve_budget_in_use for
+  // budget="max_active_queues" and "max_active_tickets".
+  QueueBudget(QueueBudgetSettings settings, common::BudgetMetrics* metrics);
+
+  // Taken just before the active queues are read, for Refresh.
+  int64_t Mark();
+  // The active queues (key -> active tickets) as read after `mark`. Admissions since the mark are
+  // kept on top: the read may or may not have seen them, and counting one twice until the next
+  // pass errs on the safe side.
+  void Refresh(const std::map<std::string, int64_t>& active, int64_t mark);
+  // Counts one more ticket for `queue_key`, or refuses: max_active_tickets when that many are
+  // active, max_active_queues when the queue is not active and that many are.
+  absl::Status Admit(const std::string& queue_key);
+
+ private:
+  void Publish() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  const QueueBudgetSettings settings_;
+  prometheus::Counter* queues_refused_ = nullptr;
+  prometheus::Counter* tickets_refused_ = nullptr;
+  prometheus::Gauge* queues_in_use_ = nullptr;
+  prometheus::Gauge* tickets_in_use_ = nullptr;
+  absl::Mutex mu_;
+  absl::flat_hash_set<std::string> queues_ ABSL_GUARDED_BY(mu_);
+  int64_t tickets_ ABSL_GUARDED_BY(mu_) = 0;
+  // Admissions since the last Refresh's mark: (sequence number, queue key).
+  std::deque<std::pair<int64_t, std::string>> admitted_ ABSL_GUARDED_BY(mu_);
+  int64_t next_admission_ ABSL_GUARDED_BY(mu_) = 0;
+};
+
+}  // namespace kahve::matchmaking
+
+#endif  // KAHVE_SERVICES_MATCHMAKING_QUEUE_BUDGET_H_

@@ -1,0 +1,127 @@
+// Queue keys and queueable settings (queue_spec.h, docs/matchmaking.md): one canonical key per
+// queue, and a per-ruleset allow-list of the settings a queue may ask for.
+
+#include "services/matchmaking/queue_spec.h"
+
+#include <string>
+
+#include "absl/strings/str_split.h"
+#include "engine/core/registry.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/descriptor.h"
+#include "gtest/gtest.h"
+
+namespace kahve::matchmaking {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+std::string KeyOf(const v1::GameSettings& settings, bool teams = false) {
+  const absl::StatusOr<QueueSpec> spec = QueueSpecFor(settings, teams);
+  EXPECT_TRUE(spec.ok()) << spec.status();
+  return spec.ok() ? spec->key : "";
+}
+
+TEST(MatchmakingQueueSpecTest, EqualSettingsShareOneKey) {
+  v1::GameSettings unset;
+  unset.mutable_liars_dice();
+  v1::GameSettings spelled_out;
+  spelled_out.mutable_liars_dice()->set_players(4);
+  spelled_out.mutable_liars_dice()->set_dice_per_player(5);
+  EXPECT_EQ(KeyOf(unset), "liars_dice/solo/players=4,dice_per_player=5");
+  EXPECT_EQ(KeyOf(spelled_out), KeyOf(unset));
+  v1::GameSettings three;
+  three.mutable_liars_dice()->set_players(3);
+  EXPECT_EQ(KeyOf(three), "liars_dice/solo/players=3,dice_per_player=5");
+}
+
+TEST(MatchmakingQueueSpecTest, EveryRulesetsKeyListsItsQueueableSettingsInOrder) {
+  v1::GameSettings okey;
+  okey.mutable_okey()->set_max_deals(7);
+  EXPECT_EQ(KeyOf(okey),
+            "okey/solo/players=4,partners=0,indicator_last_tile=0,elimination=0,"
+            "single_colour_doubles=0,single_colour_red_black_only=0,max_deals=7");
+  v1::GameSettings partners;
+  partners.mutable_okey()->set_single_colour_doubles(true);
+  EXPECT_EQ(KeyOf(partners, /*teams=*/true),
+            "okey/teams/players=4,partners=1,indicator_last_tile=0,elimination=0,"
+            "single_colour_doubles=1,single_colour_red_black_only=0,max_deals=0");
+  v1::GameSettings okey101;
+  okey101.mutable_okey101();
+  EXPECT_EQ(KeyOf(okey101, /*teams=*/true), "okey101/teams/teams=1,hints=0,deals=5");
+  v1::GameSettings okey51;
+  okey51.mutable_okey51()->set_doubling(true);
+  EXPECT_EQ(KeyOf(okey51), "okey51/solo/teams=0,hints=0,doubling=1,deals=1");
+  v1::GameSettings train;
+  train.mutable_mexican_train()->set_players(6);
+  EXPECT_EQ(KeyOf(train), "mexican_train/solo/players=6");
+}
+
+// Finding 3 of issue 17 used 250 values of max_rounds for 250 queues: it is no queue's business.
+TEST(MatchmakingQueueSpecTest, ASettingOutsideTheAllowListIsRefusedByName) {
+  v1::GameSettings rounds;
+  rounds.mutable_liars_dice()->set_max_rounds(3);
+  const absl::StatusOr<QueueSpec> refused = QueueSpecFor(rounds, false);
+  ASSERT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(refused.status().message()),
+              StartsWith("settings.liars_dice.max_rounds: not queueable"));
+  EXPECT_THAT(std::string(refused.status().message()), HasSubstr("players, dice_per_player"));
+
+  v1::GameSettings starter;
+  starter.mutable_okey()->set_first_starter(1);
+  EXPECT_THAT(std::string(QueueSpecFor(starter, false).status().message()),
+              StartsWith("settings.okey.first_starter:"));
+  v1::GameSettings dealer;
+  dealer.mutable_okey101()->set_first_dealer(2);
+  EXPECT_THAT(std::string(QueueSpecFor(dealer, false).status().message()),
+              StartsWith("settings.okey101.first_dealer:"));
+  v1::GameSettings okey51_starter;
+  okey51_starter.mutable_okey51()->set_first_starter(3);
+  EXPECT_THAT(std::string(QueueSpecFor(okey51_starter, false).status().message()),
+              StartsWith("settings.okey51.first_starter:"));
+}
+
+TEST(MatchmakingQueueSpecTest, UnknownFieldsAreDropped) {
+  v1::GameSettings padded;
+  padded.mutable_liars_dice()->set_players(3);
+  padded.mutable_liars_dice()
+      ->GetReflection()
+      ->MutableUnknownFields(padded.mutable_liars_dice())
+      ->AddLengthDelimited(99, std::string(1000, 'x'));
+  const absl::StatusOr<QueueSpec> spec = QueueSpecFor(padded, false);
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  EXPECT_EQ(spec->key, "liars_dice/solo/players=3,dice_per_player=5");
+  EXPECT_LT(spec->settings.ByteSizeLong(), 20u) << "the padding would be stored with the ticket";
+}
+
+// The mode sets the partnership flag before the engine judges: elimination with partners is a
+// game the engine refuses, so it must be refused at Enqueue, not when its table is created.
+TEST(MatchmakingQueueSpecTest, SettingsAreJudgedAsTheTableWillGetThem) {
+  v1::GameSettings elimination;
+  elimination.mutable_okey()->set_elimination(true);
+  EXPECT_TRUE(QueueSpecFor(elimination, /*teams=*/false).ok());
+  EXPECT_EQ(QueueSpecFor(elimination, /*teams=*/true).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(MatchmakingQueueSpecTest, TheRegistryListsScalarSettingsOfEachRuleset) {
+  for (const engine::Ruleset& ruleset : engine::Rulesets()) {
+    const google::protobuf::FieldDescriptor* field =
+        v1::GameSettings::descriptor()->FindFieldByNumber(ruleset.settings_case);
+    ASSERT_NE(field, nullptr) << ruleset.id;
+    EXPECT_FALSE(ruleset.queueable_settings.empty()) << ruleset.id;
+    for (std::string_view name : ruleset.queueable_settings) {
+      const google::protobuf::FieldDescriptor* setting =
+          field->message_type()->FindFieldByName(std::string(name));
+      ASSERT_NE(setting, nullptr) << ruleset.id << "." << name;
+      EXPECT_FALSE(setting->is_repeated()) << ruleset.id << "." << name;
+      EXPECT_TRUE(setting->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_INT32 ||
+                  setting->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_BOOL)
+          << ruleset.id << "." << name;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kahve::matchmaking
