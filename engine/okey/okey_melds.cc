@@ -170,8 +170,6 @@ Places PlacesFor(const Meld& meld, Tile tile, const Jokers& jokers) {
     }
     return places;
   }
-  const uint8_t taken = static_cast<uint8_t>(meld.real_colours | meld.named_colours);
-  const int open_wilds = meld.wilds - CountColours(meld.named_colours);
   if (wild) {
     if (meld.Size() < kMaxSet) places.push_back(AddPlace::kSetColour);
     return places;
@@ -179,9 +177,10 @@ Places PlacesFor(const Meld& meld, Tile tile, const Jokers& jokers) {
   if (NumberOf(face) != meld.number) return places;
   const uint8_t bit = static_cast<uint8_t>(1u << ColourOf(face));
   if ((meld.real_colours & bit) != 0) return places;
-  // A colour no wild was named for, with room left (open wilds keep some colours spoken for).
-  if ((taken & bit) == 0 && meld.Size() < kMaxSet) places.push_back(AddPlace::kSetColour);
-  if ((meld.named_colours & bit) != 0 || open_wilds > 0) places.push_back(AddPlace::kReplaceWild);
+  // In a set an okey's colour stays open (RULES.md "Okey tiles"): the colour it was named as is
+  // still missing, so its real tile may join beside it or take any okey out.
+  if (meld.Size() < kMaxSet) places.push_back(AddPlace::kSetColour);
+  if (meld.wilds > 0) places.push_back(AddPlace::kReplaceWild);
   return places;
 }
 
@@ -230,6 +229,13 @@ std::vector<PlacedTile> TilesOf(const Meld& meld, const Jokers& jokers) {
   return tiles;
 }
 
+uint8_t SetWildTakenOut(const Meld& set, Face face) {
+  const uint8_t bit = static_cast<uint8_t>(1u << ColourOf(face));
+  const int open_wilds = set.wilds - CountColours(set.named_colours);
+  if ((set.named_colours & bit) != 0 || open_wilds > 0) return 0;
+  return static_cast<uint8_t>(set.named_colours & -set.named_colours);
+}
+
 Meld WithTile(const Meld& meld, Tile tile, AddPlace place, const Jokers& jokers) {
   Meld grown = meld;
   const bool wild = jokers.IsWild(tile);
@@ -247,11 +253,13 @@ Meld WithTile(const Meld& meld, Tile tile, AddPlace place, const Jokers& jokers)
       if (wild) {
         ++grown.wilds;
       } else {
-        grown.real_colours |= static_cast<uint8_t>(1u << ColourOf(jokers.PlaysAs(tile)));
+        // An okey named as this colour goes back to standing for any colour still missing.
+        const uint8_t bit = static_cast<uint8_t>(1u << ColourOf(jokers.PlaysAs(tile)));
+        grown.named_colours &= static_cast<uint8_t>(~bit);
+        grown.real_colours |= bit;
       }
       break;
     case AddPlace::kReplaceWild: {
-      --grown.wilds;
       const Face face = jokers.PlaysAs(tile);
       if (grown.kind == MeldKind::kRun) {
         for (int position = grown.low; position <= grown.high; ++position) {
@@ -261,9 +269,10 @@ Meld WithTile(const Meld& meld, Tile tile, AddPlace place, const Jokers& jokers)
         }
       } else {
         const uint8_t bit = static_cast<uint8_t>(1u << ColourOf(face));
-        grown.named_colours &= static_cast<uint8_t>(~bit);
+        grown.named_colours &= static_cast<uint8_t>(~(bit | SetWildTakenOut(meld, face)));
         grown.real_colours |= bit;
       }
+      --grown.wilds;
       break;
     }
   }

@@ -38,6 +38,14 @@ int PairNumber(Code tile, Code partner, const Jokers& jokers) {
   return NumberOf(jokers.PlaysAs(SampleTile(counted)));
 }
 
+// The wild of `tiles` named for `face`, or end().
+std::vector<PlacedTile>::iterator FindWild(std::vector<PlacedTile>& tiles, Face face,
+                                           const Jokers& jokers) {
+  return std::find_if(tiles.begin(), tiles.end(), [&](const PlacedTile& placed) {
+    return jokers.IsWild(placed.tile) && !placed.open_colour && placed.stands_for == face;
+  });
+}
+
 bool FitsARunOrSet(const std::vector<TableMeld>& table, Tile tile, const Jokers& jokers) {
   for (const TableMeld& laid : table) {
     if (laid.pair) continue;
@@ -387,20 +395,31 @@ int State::ApplyLay(const Action& lay, ActionKind kind, std::optional<Code> used
           value = NumberOf(before.FaceAt(before.high + 1));
           break;
         case AddPlace::kSetColour:
+          if (!wild) {
+            // An okey named as this colour now stands for any colour still missing.
+            const auto named = FindWild(target.tiles, jokers_.PlaysAs(tile), jokers_);
+            if (named != target.tiles.end()) *named = {named->tile, 0, true};
+          }
           target.tiles.push_back({tile, 0, wild});
           value = before.number;
           break;
         case AddPlace::kReplaceWild: {
           const Face face = jokers_.PlaysAs(tile);
-          // The wild standing for this face: named for it, else (in a set) an open one.
-          auto it =
-              std::find_if(target.tiles.begin(), target.tiles.end(), [&](const PlacedTile& p) {
-                return jokers_.IsWild(p.tile) && !p.open_colour && p.stands_for == face;
-              });
+          // The wild named for this face; in a set else an open one, else (WithTile's choice)
+          // the one named as the lowest colour.
+          auto it = FindWild(target.tiles, face, jokers_);
           if (it == target.tiles.end()) {
             it = std::find_if(target.tiles.begin(), target.tiles.end(), [&](const PlacedTile& p) {
               return jokers_.IsWild(p.tile) && p.open_colour;
             });
+          }
+          if (it == target.tiles.end() && before.kind == MeldKind::kSet) {
+            const uint8_t colour = okey::SetWildTakenOut(before, face);
+            for (int c = 0; c < okey::kColours; ++c) {
+              if ((colour >> c & 1u) != 0) {
+                it = FindWild(target.tiles, okey::MakeFace(c, before.number), jokers_);
+              }
+            }
           }
           KAHVE_CHECK(it != target.tiles.end(), "a checked replacement finds its okey");
           AddToHand(seat, it->tile);
