@@ -143,6 +143,41 @@ MeldCheck CheckMeld(std::span<const PlacedTile> tiles, const Jokers& jokers) {
   return CheckRun(tiles, jokers, colour);
 }
 
+bool IsOneMeld(const FaceCounts& tiles) {
+  const int size = tiles.Total();
+  if (size < 3 || size > kMaxRun) return false;
+  int colour = -1;
+  int number = -1;
+  bool one_colour = true;
+  bool one_number = true;
+  uint16_t numbers = 0;  // bit n: a real tile numbered n
+  for (int face = 0; face < kFaces; ++face) {
+    const int count = tiles.count[face];
+    if (count == 0) continue;
+    // A face twice fits neither a run nor a set.
+    if (count > 1) return false;
+    if (colour >= 0 && ColourOf(static_cast<Face>(face)) != colour) one_colour = false;
+    if (number >= 0 && NumberOf(static_cast<Face>(face)) != number) one_number = false;
+    colour = ColourOf(static_cast<Face>(face));
+    number = NumberOf(static_cast<Face>(face));
+    numbers |= static_cast<uint16_t>(1u << number);
+  }
+  // Distinct faces of one number are distinct colours.
+  if (one_number && size <= kMaxSet) return true;
+  if (!one_colour) return false;
+  // A run: some `size` consecutive positions hold every number, a 1 low or high.
+  for (int low = 1; low + size - 1 <= kHighOne; ++low) {
+    const int high = low + size - 1;
+    bool fits = true;
+    for (int n = 1; n <= kNumbers && fits; ++n) {
+      if ((numbers >> n & 1u) == 0) continue;
+      fits = n == 1 ? low == 1 || high == kHighOne : low <= n && n <= high;
+    }
+    if (fits) return true;
+  }
+  return false;
+}
+
 Places PlacesFor(const Meld& meld, Tile tile, const Jokers& jokers) {
   Places places;
   const bool wild = jokers.IsWild(tile);

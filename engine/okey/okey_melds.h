@@ -81,6 +81,10 @@ struct MeldCheck {
 // it stands for; a set in any order.
 MeldCheck CheckMeld(std::span<const PlacedTile> tiles, const Jokers& jokers);
 
+// Whether `tiles` (counted as a hand is: fake okeys under the okey's face, okeys as wilds) are
+// exactly one run or one set under some reading of their okeys: classic okey's claimed groups.
+bool IsOneMeld(const FaceCounts& tiles);
+
 // Where a tile can go on a meld on the table.
 enum class AddPlace : uint8_t {
   kRunLow,       // below a run's lowest position

@@ -219,8 +219,9 @@ Refusal State::CheckWin(const std::vector<Tile>& hand, const WinClaim& claim) co
   for (size_t i = 0; i < claim.groups.size(); ++i) {
     FaceCounts faces;
     for (const Code code : claim.groups[i]) faces.Add(okey::SampleTile(code), jokers_);
-    if (!okey::FindCovering(faces, 0, nullptr)) {
-      return {Reason::kNotAWin, absl::StrCat("groups[", i, "] is no run or set")};
+    // Each group is one meld (RULES.md: the claim carries the grouping), not several.
+    if (!okey::IsOneMeld(faces)) {
+      return {Reason::kNotAWin, absl::StrCat("groups[", i, "] is not one run or one set")};
     }
   }
   return {};

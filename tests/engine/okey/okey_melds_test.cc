@@ -147,6 +147,35 @@ TEST(OkeyMeldsTest, AnOkeyNamedInASetOfTwoOkeysMakesWayForAnyMissingColour) {
   EXPECT_EQ(swapped.named_colours, 1 << kBlack);
 }
 
+TEST(OkeyMeldsTest, OneMeldIsOneRunOrOneSetUnderSomeReadingOfItsOkeys) {
+  auto counts = [](std::vector<const char*> names, int wilds) {
+    FaceCounts faces;
+    for (const char* name : names) ++faces.count[*ParseFace(name)];
+    faces.wilds = wilds;
+    return faces;
+  };
+  EXPECT_TRUE(IsOneMeld(counts({"K12", "K13", "K1"}, 0)));
+  EXPECT_TRUE(IsOneMeld(counts({"K1", "K2"}, 1)));
+  EXPECT_TRUE(IsOneMeld(counts({"K1", "K13"}, 1)));         // 12-13-1
+  EXPECT_FALSE(IsOneMeld(counts({"K1", "K2", "K13"}, 0)));  // 13-1-2 wraps
+  EXPECT_TRUE(IsOneMeld(counts({"R9", "B9", "K9"}, 1)));
+  EXPECT_FALSE(IsOneMeld(counts({"R9", "B9", "K9", "Y9"}, 1)));  // a set of five
+  EXPECT_FALSE(IsOneMeld(counts({"R9", "R9", "B9"}, 0)));
+  EXPECT_FALSE(IsOneMeld(counts({"R9", "B9"}, 0)));
+  // K1..K13 and another K1: two runs (K1-K10, K11-K13-K1), never one.
+  std::vector<const char*> thirteen = {"K1", "K2", "K3",  "K4",  "K5",  "K6", "K7",
+                                       "K8", "K9", "K10", "K11", "K12", "K13"};
+  EXPECT_TRUE(IsOneMeld(counts(thirteen, 0)));
+  FaceCounts fourteen = counts(thirteen, 0);
+  ++fourteen.count[*ParseFace("K1")];
+  EXPECT_FALSE(IsOneMeld(fourteen));
+  // Two sets in one group.
+  EXPECT_FALSE(IsOneMeld(counts({"R9", "B9", "K9", "R10", "B10", "K10"}, 0)));
+  // A gap two okeys fill, and one they cannot.
+  EXPECT_TRUE(IsOneMeld(counts({"Y3", "Y6"}, 2)));
+  EXPECT_FALSE(IsOneMeld(counts({"Y3", "Y7"}, 2)));
+}
+
 TEST(OkeyMeldsTest, ARunOfThirteenTakesNoMoreTiles) {
   std::vector<PlacedTile> tiles;
   for (int number = 2; number <= 13; ++number)
