@@ -31,6 +31,7 @@ Rules RulesFor(const Settings& settings) {
                .penalty_tile_points = kPenalty,
                .okey_discard_points = kPenalty,
                .void_when_all_open_pairs = true,
+               .take_used_in_any_lay = true,
                .settle = &Okey101Settle};
 }
 

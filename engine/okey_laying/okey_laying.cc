@@ -166,6 +166,7 @@ Refusal State::Check(const Action& action) const {
       if (!taken.has_value()) {
         return {Reason::kNoDiscardToTake, "there is no discard of the previous player to take"};
       }
+      if (!action.further.empty()) return CheckTakeWithLays(action, *taken);
       std::array<uint8_t, kCodes> pool = codes_[to_act_];
       ++pool[CodeOf(*taken)];
       return CheckLay(action, action.use, pool, hand_size + 1, CodeOf(*taken));
@@ -184,6 +185,35 @@ Refusal State::Check(const Action& action) const {
     }
   }
   return {Reason::kNothingLaid, "unknown action"};
+}
+
+Refusal State::CheckTakeWithLays(const Action& take, Tile taken) const {
+  const Code code = CodeOf(taken);
+  // Not opened, the opening (the use) holds it; okey51 always asks it of the use.
+  const bool in_use = !rules_.take_used_in_any_lay || opened_[to_act_] == Opened::kNo;
+  State trial = *this;
+  trial.TakeDiscard(nullptr);
+  bool used = false;
+  for (size_t i = 0; i <= take.further.size(); ++i) {
+    const Action& lay = i == 0 ? take : take.further[i - 1];
+    const ActionKind kind = i == 0 ? take.use : lay.kind;
+    const std::optional<Code> must_use =
+        i == 0 && in_use ? std::optional<Code>(code) : std::nullopt;
+    Refusal refusal = trial.CheckLay(lay, kind, trial.codes_[to_act_],
+                                     static_cast<int>(trial.hands_[to_act_].size()), must_use);
+    if (refusal.reason != Reason::kNone) {
+      if (i > 0) refusal.message = absl::StrCat("further_lays[", i - 1, "]: ", refusal.message);
+      return refusal;
+    }
+    if (trial.ApplyLay(lay, kind, used ? std::nullopt : std::optional<Code>(code), nullptr) > 0) {
+      used = true;
+    }
+  }
+  if (!used) {
+    return {Reason::kDiscardNotUsed,
+            absl::StrCat("the taken ", CodeName(code), " must reach the table in this move")};
+  }
+  return {};
 }
 
 Refusal State::CheckLay(const Action& lay, ActionKind kind, const std::array<uint8_t, kCodes>& pool,
@@ -430,7 +460,7 @@ int State::ApplyLay(const Action& lay, ActionKind kind, std::optional<Code> used
         }
       }
       target.meld = okey::WithTile(before, tile, addition.place, jokers_);
-      if (used.has_value()) used_value = value;
+      if (used.has_value() && addition.tile == *used) used_value = value;
       if (events != nullptr) {
         events->Add({.kind = EventKind::kTileAdded,
                      .seat = seat,
@@ -449,6 +479,21 @@ int State::ApplyLay(const Action& lay, ActionKind kind, std::optional<Code> used
       break;
   }
   return used_value;
+}
+
+Tile State::TakeDiscard(EventLog* events) {
+  const int seat = to_act_;
+  const int discarder = (seat + kPlayers - 1) % kPlayers;
+  const Tile tile = discards_[discarder].back();
+  discards_[discarder].pop_back();
+  AddToHand(seat, tile);
+  drawn_ = true;
+  discard_takeable_ = false;
+  if (events != nullptr) {
+    events->Add(
+        {.kind = EventKind::kDiscardTaken, .seat = seat, .other = discarder, .code = CodeOf(tile)});
+  }
+  return tile;
 }
 
 void State::Apply(const Action& action, EventLog* events) {
@@ -472,21 +517,20 @@ void State::Apply(const Action& action, EventLog* events) {
     }
     case ActionKind::kTakeDiscard: {
       const int discarder = (seat + kPlayers - 1) % kPlayers;
-      const Tile tile = discards_[discarder].back();
-      discards_[discarder].pop_back();
-      AddToHand(seat, tile);
-      drawn_ = true;
-      discard_takeable_ = false;
-      if (events != nullptr) {
-        events->Add({.kind = EventKind::kDiscardTaken,
-                     .seat = seat,
-                     .other = discarder,
-                     .code = CodeOf(tile)});
+      const Code taken = CodeOf(TakeDiscard(events));
+      bool used = false;
+      for (size_t i = 0; i <= action.further.size(); ++i) {
+        const Action& lay = i == 0 ? action : action.further[i - 1];
+        const int value = ApplyLay(lay, i == 0 ? action.use : lay.kind,
+                                   used ? std::nullopt : std::optional<Code>(taken), events);
+        if (used || value == 0) continue;
+        used = true;
+        // Charged right after the lay that used it.
+        if (rules_.charge_taken_discard) {
+          Charge(discarder, PenaltyKind::kDiscardTaken, value * 10, seat, events);
+        }
       }
-      const int value = ApplyLay(action, action.use, CodeOf(tile), events);
-      if (rules_.charge_taken_discard) {
-        Charge(discarder, PenaltyKind::kDiscardTaken, value * 10, seat, events);
-      }
+      KAHVE_CHECK(used, "a checked take uses the taken tile");
       VoidIfAllOpenedWithPairs(events);
       return;
     }

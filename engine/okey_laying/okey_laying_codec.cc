@@ -103,6 +103,38 @@ Refusal DecodeAddition(const v1::OkeyAddition& proto, Action* action) {
   return {};
 }
 
+// A take's further lays, each an Action of its own kind.
+Refusal DecodeFurtherLays(const v1::OkeyLayingMove::TakeDiscard& take, const Jokers& jokers,
+                          Action* action) {
+  for (int i = 0; i < take.further_lays_size(); ++i) {
+    const v1::OkeyLay& proto = take.further_lays(i);
+    Action& lay = action->further.emplace_back();
+    Refusal refusal;
+    switch (proto.lay_case()) {
+      case v1::OkeyLay::kLayMelds:
+        lay.kind = ActionKind::kLayMelds;
+        refusal = DecodeMelds(proto.lay_melds(), jokers, &lay);
+        break;
+      case v1::OkeyLay::kLayPairs:
+        lay.kind = ActionKind::kLayPairs;
+        refusal = DecodePairs(proto.lay_pairs(), &lay);
+        break;
+      case v1::OkeyLay::kAddTile:
+        lay.kind = ActionKind::kAddTile;
+        refusal = DecodeAddition(proto.add_tile(), &lay);
+        break;
+      case v1::OkeyLay::LAY_NOT_SET:
+        refusal = {Reason::kNothingLaid, "sets none of lay_melds, lay_pairs, add_tile"};
+        break;
+    }
+    if (refusal.reason != Reason::kNone) {
+      refusal.message = absl::StrCat("take_discard.further_lays[", i, "]: ", refusal.message);
+      return refusal;
+    }
+  }
+  return {};
+}
+
 void MeldsToProto(const std::vector<std::vector<PlacedTile>>& melds, const Jokers& jokers,
                   v1::OkeyMelds* proto) {
   for (const std::vector<PlacedTile>& tiles : melds) {
@@ -122,6 +154,23 @@ void AdditionToProto(const Addition& addition, v1::OkeyAddition* proto) {
   proto->set_tile(CodeName(addition.tile));
   proto->set_meld(addition.meld);
   proto->set_place(okey::PlaceToProto(addition.place));
+}
+
+// One further lay of a take, by its own kind.
+void LayToProto(const Action& lay, const Jokers& jokers, v1::OkeyLay* proto) {
+  switch (lay.kind) {
+    case ActionKind::kLayMelds:
+      MeldsToProto(lay.melds, jokers, proto->mutable_lay_melds());
+      break;
+    case ActionKind::kLayPairs:
+      PairsToProto(lay.pairs, proto->mutable_lay_pairs());
+      break;
+    case ActionKind::kAddTile:
+      AdditionToProto(lay.addition, proto->mutable_add_tile());
+      break;
+    default:
+      break;
+  }
 }
 
 }  // namespace
@@ -150,22 +199,27 @@ Refusal DecodeMove(const v1::OkeyLayingMove& move, const Jokers& jokers, Action*
     case v1::OkeyLayingMove::kTakeDiscard: {
       action->kind = ActionKind::kTakeDiscard;
       const v1::OkeyLayingMove::TakeDiscard& take = move.take_discard();
+      Refusal refusal;
       switch (take.use_case()) {
         case v1::OkeyLayingMove::TakeDiscard::kLayMelds:
           action->use = ActionKind::kLayMelds;
-          return DecodeMelds(take.lay_melds(), jokers, action);
+          refusal = DecodeMelds(take.lay_melds(), jokers, action);
+          break;
         case v1::OkeyLayingMove::TakeDiscard::kLayPairs:
           action->use = ActionKind::kLayPairs;
-          return DecodePairs(take.lay_pairs(), action);
+          refusal = DecodePairs(take.lay_pairs(), action);
+          break;
         case v1::OkeyLayingMove::TakeDiscard::kAddTile:
           action->use = ActionKind::kAddTile;
-          return DecodeAddition(take.add_tile(), action);
-        case v1::OkeyLayingMove::TakeDiscard::USE_NOT_SET:
+          refusal = DecodeAddition(take.add_tile(), action);
           break;
+        case v1::OkeyLayingMove::TakeDiscard::USE_NOT_SET:
+          return {Reason::kDiscardNotUsed,
+                  "take_discard: set its use (lay_melds, lay_pairs or add_tile); a taken discard "
+                  "reaches the table in the same move"};
       }
-      return {Reason::kDiscardNotUsed,
-              "take_discard: set its use (lay_melds, lay_pairs or add_tile); a taken discard "
-              "reaches the table in the same move"};
+      if (refusal.reason != Reason::kNone) return refusal;
+      return DecodeFurtherLays(take, jokers, action);
     }
     case v1::OkeyLayingMove::kLayMelds:
       action->kind = ActionKind::kLayMelds;
@@ -207,6 +261,7 @@ v1::OkeyLayingMove ActionToProto(const Action& action, const Jokers& jokers) {
       } else {
         fill_lay(action.use, nullptr, nullptr, take->mutable_add_tile());
       }
+      for (const Action& lay : action.further) LayToProto(lay, jokers, take->add_further_lays());
       break;
     }
     case ActionKind::kLayMelds:
