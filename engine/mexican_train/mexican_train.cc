@@ -339,23 +339,32 @@ void State::EndTurn(EventLog* events) {
   drew_ = false;
   bound_ = false;
   to_act_ = (seat + 1) % players_;
-  if (first_turns_left_ > 0) return;
   if (RoundOver()) {
     EndRound(events);
     return;
   }
-  bound_ = !open_doubles_.empty();
+  bound_ = first_turns_left_ == 0 && !open_doubles_.empty();
 }
 
 bool State::RoundOver() const {
-  for (const auto& hand : hands_) {
-    if (hand.empty()) return true;
+  // An emptied hand waits for every first turn; a block ends the round at once (RULES.md).
+  if (first_turns_left_ == 0) {
+    for (const auto& hand : hands_) {
+      if (hand.empty()) return true;
+    }
   }
   return Blocked();
 }
 
 bool State::Blocked() const {
   if (!boneyard_.empty()) return false;
+  // A seat still owed its first turn can start its own train with the engine's pip.
+  for (int seat = 0; seat < players_; ++seat) {
+    if (had_first_turn_[seat]) continue;
+    for (const TileId tile : hands_[seat]) {
+      if (DominoOf(tile).Has(engine())) return false;
+    }
+  }
   std::array<bool, kHighPip + 1> wanted{};
   if (!open_doubles_.empty()) {
     wanted[TrainRef(open_doubles_.front()).end] = true;
