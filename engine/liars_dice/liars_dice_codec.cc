@@ -117,6 +117,11 @@ class LiarsDiceGame final : public Game {
  protected:
   MoveOutcome DoApply(int seat, const v1::Move& move) override;
   bool IsOwnMove(const v1::Move& move) const override { return move.has_liars_dice(); }
+  // A quantity below 1 or a face outside 1..6: wrong whatever the state.
+  bool IsMalformed(v1::RejectionReason reason) const override {
+    return reason == v1::LIARS_DICE_QUANTITY_OUT_OF_RANGE ||
+           reason == v1::LIARS_DICE_FACE_OUT_OF_RANGE;
+  }
   v1::View DoView(int seat) const override;
   // The reveal decides everything after a challenge; a roll is chance.
   bool DecidedByHiddenInformation(const v1::Event& event) const override {

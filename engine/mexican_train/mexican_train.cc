@@ -215,12 +215,13 @@ Refusal State::Check(const Action& action) const {
   const bool first_turn = !had_first_turn_[seat];
   switch (action.kind) {
     case ActionKind::kPlay: {
+      // A train of no seat is wrong in any state, so it is named before the hand's lack.
+      if (action.train < kMexicanTrain || action.train >= players_) {
+        return {Reason::kNoSuchTrain, absl::StrCat("no train ", action.train)};
+      }
       const std::vector<TileId>& hand = hands_[seat];
       if (action.tile >= kTiles || std::find(hand.begin(), hand.end(), action.tile) == hand.end()) {
         return {Reason::kNotInHand, "the hand holds no such tile"};
-      }
-      if (action.train < kMexicanTrain || action.train >= players_) {
-        return {Reason::kNoSuchTrain, absl::StrCat("no train ", action.train)};
       }
       if (first_turn && action.train != seat) {
         return {Reason::kFirstTurnOwnTrainOnly, "a first turn plays on the seat's own train only"};

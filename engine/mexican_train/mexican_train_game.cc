@@ -107,6 +107,10 @@ class MexicanTrainGame final : public StateGame<State> {
  protected:
   MoveOutcome DoApply(int seat, const v1::Move& move) override;
   bool IsOwnMove(const v1::Move& move) const override { return move.has_mexican_train(); }
+  // A tile name that names no tile, a train of no seat: wrong whatever the state.
+  bool IsMalformed(v1::RejectionReason reason) const override {
+    return reason == v1::MEXICAN_TRAIN_UNKNOWN_TILE || reason == v1::MEXICAN_TRAIN_NO_SUCH_TRAIN;
+  }
   v1::View DoView(int seat) const override;
   // A draw, a new round and a round's end (every hand shown) depend on what was hidden.
   bool DecidedByHiddenInformation(const v1::Event& event) const override {

@@ -165,6 +165,8 @@ v1::RejectionReason ReasonToProto(Reason reason) {
       return v1::OKEY_NOTHING_LAID;
     case Reason::kBadStandIn:
       return v1::OKEY_BAD_STAND_IN;
+    case Reason::kMissingPlace:
+      return v1::OKEY_MISSING_PLACE;
     case Reason::kNotYourTurn:
       return v1::NOT_YOUR_TURN;
     case Reason::kNotAWin:
@@ -177,6 +179,11 @@ v1::RejectionReason ReasonToProto(Reason reason) {
       return v1::OKEY_GROUPS_NOT_THE_HAND;
   }
   return v1::REJECTION_REASON_UNSPECIFIED;
+}
+
+bool IsMalformedReason(v1::RejectionReason reason) {
+  return reason == v1::OKEY_UNKNOWN_TILE || reason == v1::OKEY_NOTHING_LAID ||
+         reason == v1::OKEY_MISSING_PLACE;
 }
 
 }  // namespace kahve::engine::okey

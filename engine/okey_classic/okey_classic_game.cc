@@ -85,6 +85,9 @@ class OkeyGame final : public StateGame<State> {
  protected:
   MoveOutcome DoApply(int seat, const v1::Move& move) override;
   bool IsOwnMove(const v1::Move& move) const override { return move.has_okey(); }
+  bool IsMalformed(v1::RejectionReason reason) const override {
+    return okey::IsMalformedReason(reason);
+  }
   bool MayActOutOfTurn(int /*seat*/, const v1::Move& move) const override {
     return move.okey().has_show_indicator();
   }

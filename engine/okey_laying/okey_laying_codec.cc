@@ -56,14 +56,9 @@ Refusal DecodeMelds(const v1::OkeyMelds& proto, const Jokers& jokers, Action* ac
         out.open_colour = wild;
         continue;
       }
-      if (!wild) {
-        return {Reason::kBadStandIn,
-                absl::StrCat(where, ": stands_for is for okeys; ", placed.tile(), " is not one")};
-      }
       const std::optional<Face> face = okey::ParseFace(placed.stands_for());
       if (!face.has_value()) {
-        return {Reason::kBadStandIn,
-                absl::StrCat(where, ": stands_for \"", placed.stands_for(), "\" names no face")};
+        return UnknownTile(absl::StrCat(where, ".stands_for"), placed.stands_for());
       }
       out.stands_for = *face;
     }
@@ -94,9 +89,8 @@ Refusal DecodeAddition(const v1::OkeyAddition& proto, Action* action) {
   }
   const std::optional<AddPlace> place = PlaceFromProto(proto.place());
   if (!place.has_value()) {
-    return {Reason::kDoesNotFit,
-            "add_tile.place: set one of RUN_LOW, RUN_HIGH, SET_COLOUR, "
-            "REPLACE_OKEY"};
+    return {Reason::kMissingPlace,
+            "add_tile.place: set one of RUN_LOW, RUN_HIGH, SET_COLOUR, REPLACE_OKEY"};
   }
   action->addition.meld = proto.meld();
   action->addition.place = *place;
@@ -133,6 +127,37 @@ Refusal DecodeFurtherLays(const v1::OkeyLayingMove::TakeDiscard& take, const Jok
     }
   }
   return {};
+}
+
+// A stands_for on a tile that is no okey in `melds` (`where` prefixes the field). Which tile is an
+// okey depends on the deal, so this is asked only once every name of the move has parsed: a
+// malformed part of the move is named first.
+Refusal CheckStandIns(const v1::OkeyMelds& melds, const Jokers& jokers, std::string_view where) {
+  for (int m = 0; m < melds.melds_size(); ++m) {
+    for (int t = 0; t < melds.melds(m).tiles_size(); ++t) {
+      const v1::OkeyPlacedTile& placed = melds.melds(m).tiles(t);
+      if (placed.stands_for().empty() || jokers.IsWild(SampleTile(*ParseCode(placed.tile())))) {
+        continue;
+      }
+      return {Reason::kBadStandIn,
+              absl::StrCat(std::string(where), "melds[", m, "].tiles[", t,
+                           "]: stands_for is for okeys; ", placed.tile(), " is not one")};
+    }
+  }
+  return {};
+}
+
+// CheckStandIns of every meld a decoded move lays.
+Refusal CheckMoveStandIns(const v1::OkeyLayingMove& move, const Jokers& jokers) {
+  if (move.has_lay_melds()) return CheckStandIns(move.lay_melds(), jokers, "");
+  if (!move.has_take_discard()) return {};
+  const v1::OkeyLayingMove::TakeDiscard& take = move.take_discard();
+  Refusal refusal = CheckStandIns(take.lay_melds(), jokers, "take_discard.");
+  for (int i = 0; i < take.further_lays_size() && refusal.reason == Reason::kNone; ++i) {
+    refusal = CheckStandIns(take.further_lays(i).lay_melds(), jokers,
+                            absl::StrCat("take_discard.further_lays[", i, "]."));
+  }
+  return refusal;
 }
 
 void MeldsToProto(const std::vector<std::vector<PlacedTile>>& melds, const Jokers& jokers,
@@ -173,25 +198,8 @@ void LayToProto(const Action& lay, const Jokers& jokers, v1::OkeyLay* proto) {
   }
 }
 
-}  // namespace
-
-absl::StatusOr<Preset> PresetFromProto(const v1::OkeyLayingPreset& proto, const Rules& rules) {
-  Preset preset;
-  if (proto.deals_size() > rules.deals) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("preset.deals: ", proto.deals_size(), " deals for a game of ", rules.deals));
-  }
-  for (int d = 0; d < proto.deals_size(); ++d) {
-    KAHVE_ASSIGN_OR_RETURN(
-        DealPreset deal,
-        okey::DealPresetFromProto(proto.deals(d), absl::StrCat("preset.deals[", d, "]")));
-    preset.deals.push_back(std::move(deal));
-  }
-  KAHVE_RETURN_IF_ERROR(ValidatePreset(preset, rules));
-  return preset;
-}
-
-Refusal DecodeMove(const v1::OkeyLayingMove& move, const Jokers& jokers, Action* action) {
+// The move's action with every name parsed, or why a part of it is malformed.
+Refusal DecodeNames(const v1::OkeyLayingMove& move, const Jokers& jokers, Action* action) {
   switch (move.action_case()) {
     case v1::OkeyLayingMove::kDraw:
       action->kind = ActionKind::kDraw;
@@ -214,7 +222,7 @@ Refusal DecodeMove(const v1::OkeyLayingMove& move, const Jokers& jokers, Action*
           refusal = DecodeAddition(take.add_tile(), action);
           break;
         case v1::OkeyLayingMove::TakeDiscard::USE_NOT_SET:
-          return {Reason::kDiscardNotUsed,
+          return {Reason::kNothingLaid,
                   "take_discard: set its use (lay_melds, lay_pairs or add_tile); a taken discard "
                   "reaches the table in the same move"};
       }
@@ -237,6 +245,30 @@ Refusal DecodeMove(const v1::OkeyLayingMove& move, const Jokers& jokers, Action*
       break;
   }
   return {Reason::kNothingLaid, "no action"};
+}
+
+}  // namespace
+
+absl::StatusOr<Preset> PresetFromProto(const v1::OkeyLayingPreset& proto, const Rules& rules) {
+  Preset preset;
+  if (proto.deals_size() > rules.deals) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("preset.deals: ", proto.deals_size(), " deals for a game of ", rules.deals));
+  }
+  for (int d = 0; d < proto.deals_size(); ++d) {
+    KAHVE_ASSIGN_OR_RETURN(
+        DealPreset deal,
+        okey::DealPresetFromProto(proto.deals(d), absl::StrCat("preset.deals[", d, "]")));
+    preset.deals.push_back(std::move(deal));
+  }
+  KAHVE_RETURN_IF_ERROR(ValidatePreset(preset, rules));
+  return preset;
+}
+
+Refusal DecodeMove(const v1::OkeyLayingMove& move, const Jokers& jokers, Action* action) {
+  Refusal refusal = DecodeNames(move, jokers, action);
+  if (refusal.reason != Reason::kNone) return refusal;
+  return CheckMoveStandIns(move, jokers);
 }
 
 v1::OkeyLayingMove ActionToProto(const Action& action, const Jokers& jokers) {
