@@ -13,8 +13,13 @@
 // (checked whenever a turn ends, first turns included); each seat adds the pips it holds. Lowest
 // total after 13 rounds wins.
 //
-// Work in progress (issue 8): the rules state and its property test; the kahve.v1 edge, bots,
-// scenarios and the registry entry come next. It is not registered as a ruleset yet.
+// Settings                 range   default
+//   players                2..10   4 (0 means the default)
+//
+// Registered as `mexican_train` (engine/registry.cc): mexican_train_game.h is its kahve.v1 edge
+// (with hints, always on), mexican_train_bots.h its random and heuristic bots;
+// docs/rules/mexican_train.md and tests/scenarios/mexican_train/ describe and prove it rule by
+// rule.
 
 #include <array>
 #include <cstdint>
