@@ -122,6 +122,7 @@ absl::StatusOr<DealPreset> DealPresetFromProto(const v1::OkeyDealPreset& proto,
     preset.indicator = *code;
   }
   KAHVE_RETURN_IF_ERROR(ParseCodes(proto.deck(), absl::StrCat(where, ".deck"), &preset.deck));
+  preset.exact_deck = proto.exact_deck();
   return preset;
 }
 

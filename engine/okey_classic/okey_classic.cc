@@ -83,6 +83,11 @@ absl::Status ValidatePreset(const Preset& preset, const Settings& settings) {
     const int starter = (settings.first_starter + static_cast<int>(d)) % settings.players;
     KAHVE_RETURN_IF_ERROR(okey::CheckDealPreset(preset.deals[d], settings.players, starter,
                                                 kStarterTiles, absl::StrCat("deals[", d, "]")));
+    // Its deck-empty rules (the indicator as the last tile) assume every tile is dealt.
+    if (preset.deals[d].exact_deck) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("deals[", d, "].exact_deck: classic okey deals every tile"));
+    }
   }
   return absl::OkStatus();
 }

@@ -121,6 +121,7 @@ void State::StartDeal(EventLog* events, bool redeal) {
   }
   deck_ = std::move(dealt.deck);
   deck_next_ = 0;
+  out_of_play_ = std::move(dealt.out_of_play);
   discards_this_deal_ = 0;
   table_.clear();
   opened_.fill(Opened::kNo);
@@ -648,6 +649,7 @@ void State::CheckInvariants() const {
     for (const Tile tile : discards_[seat]) ++seen[tile];
   }
   for (size_t i = deck_next_; i < deck_.size(); ++i) ++seen[deck_[i]];
+  for (const Tile tile : out_of_play_) ++seen[tile];
   // Drawn tiles are in hands; the deck's front before deck_next_ is history.
   for (const TableMeld& laid : table_) {
     for (const PlacedTile& placed : laid.tiles) ++seen[placed.tile];
@@ -720,10 +722,10 @@ bool State::operator==(const State& other) const {
          to_act_ == other.to_act_ && drawn_ == other.drawn_ &&
          discard_takeable_ == other.discard_takeable_ && indicator_tile_ == other.indicator_tile_ &&
          hands_ == other.hands_ && deck_ == other.deck_ && deck_next_ == other.deck_next_ &&
-         discards_ == other.discards_ && discards_this_deal_ == other.discards_this_deal_ &&
-         same_table(table_, other.table_) && opened_ == other.opened_ && chain_ == other.chain_ &&
-         penalties_ == other.penalties_ && totals_ == other.totals_ &&
-         same_records(records_, other.records_);
+         out_of_play_ == other.out_of_play_ && discards_ == other.discards_ &&
+         discards_this_deal_ == other.discards_this_deal_ && same_table(table_, other.table_) &&
+         opened_ == other.opened_ && chain_ == other.chain_ && penalties_ == other.penalties_ &&
+         totals_ == other.totals_ && same_records(records_, other.records_);
 }
 
 }  // namespace kahve::engine::okey_laying

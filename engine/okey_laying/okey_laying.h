@@ -305,6 +305,8 @@ class State {
   std::array<std::array<uint8_t, kCodes>, kPlayers> codes_{};
   std::vector<Tile> deck_;
   size_t deck_next_ = 0;
+  // A preset's exact deck leaves these out of play (scenarios).
+  std::vector<Tile> out_of_play_;
   std::array<std::vector<Tile>, kPlayers> discards_;
   // Discards made this deal (taken ones included): none yet only in the starter's first turn.
   int discards_this_deal_ = 0;
