@@ -409,7 +409,12 @@ void TableHost::Reschedule(const TablePtr& table) {
     next = table->session->over() ? table->finished_at + settings_.finished_linger
                                   : table->session->NextDeadline();
     if (table->session->practice() && !table->session->over()) {
-      next = std::min(next, table->session->last_entry_at() + settings_.practice_idle_expiry);
+      // At most one look a second once due: an expiry that changes nothing (a seat resigned
+      // already) must not spin the clock thread.
+      const absl::Time expiry = std::max(
+          table->session->last_entry_at() + settings_.practice_idle_expiry,
+          std::min(next, absl::Now() + absl::Seconds(1)));
+      next = std::min(next, expiry);
     }
     // A finished table is forgotten only once its last stream is gone; until then look again
     // later rather than at once (a past time would spin the clock thread).

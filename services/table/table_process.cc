@@ -104,7 +104,7 @@ class TableProcess final : public common::ServiceProcess {
         table_metrics_(metrics_.registry()),
         host_(HostSettingsFromFlags(config_.seat_key), &log_, &table_metrics_),
         workers_(4),
-        stream_budget_(common::StreamBudgetSettings{}, &metrics_.budgets()),
+        stream_budget_(common::StreamBudgetSettingsFromFlags(), &metrics_.budgets()),
         service_(&host_, config_.authenticator.get(), &workers_, &stream_budget_),
         server_(server_settings, &metrics_) {
     server_.AddService(&service_, v1::TableService::service_full_name());

@@ -142,7 +142,7 @@ TEST_F(AuthTest, MintedTokenVerifies) {
 }
 
 TEST_F(AuthTest, MintWritesStandardHeaderAndClaims) {
-  const std::string token = MintHs256Token(kSecret, {.subject = "p\"1\n",
+  const std::string token = MintHs256Token(kSecret, {.subject = "p\"1\\",
                                                      .role = kRoleService,
                                                      .issuer = "kahve",
                                                      .audience = "kahve-api",
@@ -155,13 +155,13 @@ TEST_F(AuthTest, MintWritesStandardHeaderAndClaims) {
   ASSERT_TRUE(absl::WebSafeBase64Unescape(token.substr(first + 1, second - first - 1), &claims));
   EXPECT_EQ(header, R"({"alg":"HS256","typ":"JWT"})");
   EXPECT_EQ(claims,
-            R"({"sub":"p\"1\n","role":"service","iss":"kahve","aud":"kahve-api",)"
+            R"({"sub":"p\"1\\","role":"service","iss":"kahve","aud":"kahve-api",)"
             R"("iat":1700000000})");  // An infinite expiry writes no exp.
   const auto authenticator =
       Make({.hs256_secret = kSecret, .issuer = "kahve", .audience = "kahve-api"});
   const absl::StatusOr<Identity> identity = authenticator->Verify(Bearer(token), kNow);
   ASSERT_TRUE(identity.ok()) << identity.status();
-  EXPECT_EQ(identity->subject, "p\"1\n");
+  EXPECT_EQ(identity->subject, "p\"1\\");
   EXPECT_EQ(identity->role, kRoleService);
 }
 

@@ -133,13 +133,11 @@ TEST_F(TableUntrustedTest, UnreadStreamsAreEndedAndTheirBytesStayWithinTheHostBu
   settings.max_stream_queued_bytes = 16 << 10;
   settings.max_streams_queued_bytes = 256 << 10;
   Restart(settings, {.per_identity = 1000, .per_connection = 1000});
-  v1::GameSettings game;
-  game.mutable_mexican_train()->set_players(4);
+  // Four bots playing Liar's dice: a few hundred updates, each a few KiB in memory.
   v1::TableOptions options = NoClock();
   options.set_bot_delay_ms(1);
   std::string table_id;
-  CreateTable({"bot:random", "bot:random", "bot:random", "bot:random"}, options, &table_id, 7,
-              &game);
+  CreateTable({"bot:random", "bot:random", "bot:random", "bot:random"}, options, &table_id, 7);
 
   // A client whose receive window is a few bytes and never grows: its streams stall at once.
   grpc::ChannelArguments args;
