@@ -14,7 +14,7 @@
 // total after 13 rounds wins.
 //
 // Settings                 range   default
-//   players                2..10   4 (0 means the default)
+//   players                2..10   4 (when unset)
 //
 // Registered as `mexican_train` (engine/registry.cc): mexican_train_game.h is its kahve.v1 edge
 // (with hints, always on), mexican_train_bots.h its random and heuristic bots;

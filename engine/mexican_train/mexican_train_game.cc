@@ -311,7 +311,8 @@ v1::Result MexicanTrainGame::Result() const {
 }
 
 absl::StatusOr<Settings> SettingsFromProto(const v1::MexicanTrainSettings& proto) {
-  Settings settings{.players = proto.players() == 0 ? 4 : proto.players()};
+  Settings settings;
+  if (proto.has_players()) settings.players = proto.players();
   KAHVE_RETURN_IF_ERROR(ValidateSettings(settings));
   return settings;
 }
@@ -351,6 +352,11 @@ absl::StatusOr<Preset> PresetFromProto(const v1::MexicanTrainPreset& proto,
 }
 
 }  // namespace
+
+void FillDefaults(v1::GameSettings& settings) {
+  v1::MexicanTrainSettings& train = *settings.mutable_mexican_train();
+  if (!train.has_players()) train.set_players(Settings{}.players);
+}
 
 absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings,
                                               const v1::Deal& deal) {

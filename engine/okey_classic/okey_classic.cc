@@ -55,7 +55,7 @@ bool IsSevenPairs(const std::vector<Tile>& hand14, const Jokers& jokers) {
 absl::Status ValidateSettings(const Settings& settings) {
   if (settings.players < 2 || settings.players > kMaxPlayers) {
     return absl::InvalidArgumentError(
-        absl::StrCat("players: ", settings.players, " is outside 2..4 (0 means the default, 4)"));
+        absl::StrCat("players: ", settings.players, " is outside 2..4 (leave it unset for the default, 4)"));
   }
   if (settings.first_starter < 0 || settings.first_starter >= settings.players) {
     return absl::InvalidArgumentError(absl::StrCat("first_starter: ", settings.first_starter,
