@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/message_differencer.h"
+#include "services/common/status.h"
 #include "services/common/time.h"
 #include "services/table/table_setup.h"
 
@@ -243,6 +244,17 @@ absl::Status TableSession::CheckPlayableSeat(int seat) const {
   return absl::OkStatus();
 }
 
+absl::Status TableSession::CheckExpectedSeq(std::optional<uint64_t> expected_seq) const {
+  if (!expected_seq.has_value() || *expected_seq == seq_) return absl::OkStatus();
+  v1::StaleSeq stale;
+  stale.set_table_seq(seq_);
+  stale.set_expected_seq(*expected_seq);
+  return common::WithDetail(
+      absl::AbortedError(
+          absl::StrCat("expected_seq: the table is at seq ", seq_, ", not ", *expected_seq)),
+      stale);
+}
+
 v1::TableLogEntry TableSession::NewEntry(absl::Time now) const {
   v1::TableLogEntry entry;
   entry.set_seq(seq_ + 1);
@@ -279,11 +291,8 @@ PlayResult TableSession::Play(int seat, const v1::Move& move, const std::string&
   }
   result.status = CheckPlayableSeat(seat);
   if (!result.status.ok()) return result;
-  if (expected_seq.has_value() && *expected_seq != seq_) {
-    result.status = absl::AbortedError(
-        absl::StrCat("expected_seq: the table is at seq ", seq_, ", not ", *expected_seq));
-    return result;
-  }
+  result.status = CheckExpectedSeq(expected_seq);
+  if (!result.status.ok()) return result;
   if (dry_run) return DryRun(seat, move);
 
   v1::TableLogEntry entry = NewEntry(now);

@@ -224,6 +224,8 @@ class TableSession {
                 const std::vector<v1::Event>& events);
 
   absl::Status CheckPlayableSeat(int seat) const;
+  // ABORTED with a StaleSeq detail when the table is no longer at `expected_seq`.
+  absl::Status CheckExpectedSeq(std::optional<uint64_t> expected_seq) const;
   PlayResult DryRun(int seat, const v1::Move& move) const;
   v1::TableLogEntry NewEntry(absl::Time now) const;
   // The next entry due at `now`, if any.
