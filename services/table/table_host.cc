@@ -381,7 +381,13 @@ void TableHost::OnDurable(const TablePtr& table, const AppliedEntry& applied, ab
   table->durable_seq = applied.entry.seq();
   for (UpdateStream* stream : table->streams) {
     if (!stream->started || stream->sent_through >= applied.entry.seq()) continue;
-    stream->Send(UpdateFor(applied, stream->seat()));
+    v1::TableUpdate update = UpdateFor(applied, stream->seat());
+    const size_t recipient = static_cast<size_t>(stream->seat() + 1);
+    if (stream->with_view && recipient < applied.live_views.size() &&
+        applied.live_views[recipient].has_value()) {
+      AttachView(*applied.live_views[recipient], update);
+    }
+    stream->Send(std::move(update));
     stream->sent_through = applied.entry.seq();
     // No update follows the result: the stream is over, as Connect promises.
     if (applied.result.has_value()) stream->End(grpc::Status::OK);

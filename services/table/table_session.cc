@@ -41,6 +41,7 @@ TableSession::TableSession(v1::TableCreated created, absl::Time created_at,
       created_at_(created_at),
       game_(std::move(game)),
       seats_(std::move(seats)),
+      view_watchers_(seats_.size() + 1, 0),
       last_at_(created_at) {}
 
 std::optional<v1::Result> TableSession::result() const {
@@ -91,6 +92,7 @@ absl::StatusOr<AppliedEntry> TableSession::ApplyEntry(const v1::TableLogEntry& e
   last_at_ = FromTimestamp(entry.at());
   RestartTurnClocks(entry);
   Record(applied);
+  AddLiveViews(applied);
   return applied;
 }
 
@@ -190,8 +192,8 @@ void TableSession::CountMove(const v1::ReplayMove& move) {
   ++(move.by_bot() ? mover.bot_moves : mover.human_moves);
 }
 
-void TableSession::Record(const AppliedEntry& applied) {
-  recent_.push_back(applied);
+void TableSession::Record(AppliedEntry applied) {
+  recent_.push_back(std::move(applied));
   if (recent_.size() > kRecentEntries) recent_.pop_front();
 }
 

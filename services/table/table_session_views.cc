@@ -53,12 +53,28 @@ std::vector<v1::SeatStatus> TableSession::SeatStatuses() const {
   return statuses;
 }
 
+RecipientView TableSession::ViewFor(int seat) const {
+  RecipientView view{.view = game_->View(seat), .legal_moves = {}};
+  if (seat != engine::kSpectator) view.legal_moves = game_->LegalMoves(seat);
+  return view;
+}
+
+void TableSession::AddLiveViews(AppliedEntry& applied) const {
+  for (size_t index = 0; index < view_watchers_.size(); ++index) {
+    if (view_watchers_[index] == 0) continue;
+    applied.live_views.resize(view_watchers_.size());
+    applied.live_views[index] = ViewFor(static_cast<int>(index) - 1);
+  }
+}
+
 v1::TableUpdate TableSession::SnapshotFor(int seat) const {
   v1::TableUpdate update;
   update.set_seq(seq_);
   *update.mutable_at() = ToTimestamp(last_at_);
   v1::Snapshot* snapshot = update.mutable_snapshot();
-  *snapshot->mutable_view() = game_->View(seat);
+  RecipientView now = ViewFor(seat);
+  *snapshot->mutable_view() = std::move(now.view);
+  for (v1::Move& move : now.legal_moves) *snapshot->add_legal_moves() = std::move(move);
   for (v1::SeatStatus& status : SeatStatuses()) *snapshot->add_seats() = std::move(status);
   *snapshot->mutable_options() = created_.options();
   snapshot->set_seq(seq_);

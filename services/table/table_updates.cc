@@ -34,6 +34,11 @@ v1::TableUpdate UpdateFor(const AppliedEntry& applied, int recipient) {
   return update;
 }
 
+void AttachView(const RecipientView& view, v1::TableUpdate& update) {
+  *update.mutable_view() = view.view;
+  for (const v1::Move& move : view.legal_moves) *update.add_legal_moves() = move;
+}
+
 google::protobuf::Timestamp ToTimestamp(absl::Time time) {
   const int64_t seconds = absl::ToUnixSeconds(time);
   google::protobuf::Timestamp timestamp;

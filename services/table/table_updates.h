@@ -14,6 +14,13 @@
 
 namespace kahve::table {
 
+// What one recipient (a seat, or engine::kSpectator) may see of the state, and the seat's legal
+// moves (none for a spectator or a seat that may not act).
+struct RecipientView {
+  v1::View view;
+  std::vector<v1::Move> legal_moves;
+};
+
 // A log entry the session has applied, with what applying it caused.
 struct AppliedEntry {
   // The record to persist (and, once durable, to broadcast).
@@ -29,11 +36,16 @@ struct AppliedEntry {
   // recipient's view (index: seat + 1, the spectator's first).
   std::optional<v1::PracticeState> practice;
   std::vector<v1::View> views;
+  // For streams opened with_view: the view right after this entry of each recipient such a stream
+  // serves (index: seat + 1; empty for the others). Live only: never kept for resumes.
+  std::vector<std::optional<RecipientView>> live_views;
 };
 
 // The update `recipient` (a seat, or engine::kSpectator) receives for `applied`: a MoveApplied with
 // only the events it may see (engine::IsVisibleTo), or the SeatChange as it is.
 v1::TableUpdate UpdateFor(const AppliedEntry& applied, int recipient);
+// Sets update.view and update.legal_moves (streams opened with_view).
+void AttachView(const RecipientView& view, v1::TableUpdate& update);
 
 google::protobuf::Timestamp ToTimestamp(absl::Time time);
 absl::Time FromTimestamp(const google::protobuf::Timestamp& timestamp);

@@ -5,11 +5,13 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "grpcpp/grpcpp.h"
+#include "kahve/v1/table.pb.h"
 #include "prometheus/registry.h"
 #include "services/common/auth.h"
 
@@ -42,6 +44,24 @@ double MetricSum(prometheus::Registry& registry, const std::string& family,
 absl::StatusOr<std::string> HttpGet(int port, const std::string& path);
 // Runs `promtool check metrics` on the text; OK or the problems promtool reports.
 absl::Status PromtoolCheck(const std::string& metrics_text);
+
+// The detail of type `Detail` a refusal carries in the rich error model, decoded as a client
+// would: grpc-status-details-bin holds an RpcStatus (google.rpc.Status) repeating the call's code
+// and message, each detail an Any. nullopt when there is none of that type or the trailer does
+// not repeat the code and message.
+template <typename Detail>
+std::optional<Detail> DetailOf(const grpc::Status& status) {
+  v1::RpcStatus rich;
+  if (status.error_details().empty() || !rich.ParseFromString(status.error_details()) ||
+      rich.code() != status.error_code() || rich.message() != status.error_message()) {
+    return std::nullopt;
+  }
+  for (const google::protobuf::Any& any : rich.details()) {
+    Detail detail;
+    if (any.Is<Detail>() && any.UnpackTo(&detail)) return detail;
+  }
+  return std::nullopt;
+}
 
 }  // namespace kahve::testing
 
