@@ -18,16 +18,17 @@ const std::vector<Ruleset>& Rulesets() {
   // Listed explicitly: a linker drops self-registering objects nobody references.
   static const std::vector<Ruleset> kRulesets = {
       {"liars_dice", v1::GameSettings::kLiarsDice, &liars_dice::NewGame, &liars_dice::Simulate,
-       {"players", "dice_per_player"}},
+       {"players", "dice_per_player"}, &liars_dice::FillDefaults},
       {"okey", v1::GameSettings::kOkey, &okey_classic::NewGame, &okey_classic::Simulate,
        {"players", "partners", "indicator_last_tile", "elimination", "single_colour_doubles",
-        "single_colour_red_black_only", "max_deals"}},
+        "single_colour_red_black_only", "max_deals"},
+       &okey_classic::FillDefaults},
       {"okey101", v1::GameSettings::kOkey101, &okey101::NewGame, &okey101::Simulate,
-       {"teams", "hints", "deals"}},
+       {"teams", "hints", "deals"}, &okey101::FillDefaults},
       {"okey51", v1::GameSettings::kOkey51, &okey51::NewGame, &okey51::Simulate,
-       {"teams", "hints", "doubling", "deals"}},
+       {"teams", "hints", "doubling", "deals"}, &okey51::FillDefaults},
       {"mexican_train", v1::GameSettings::kMexicanTrain, &mexican_train::NewGame,
-       &mexican_train::Simulate, {"players"}},
+       &mexican_train::Simulate, {"players"}, &mexican_train::FillDefaults},
   };
   return kRulesets;
 }

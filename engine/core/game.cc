@@ -37,7 +37,28 @@ bool Game::MayAct(int seat) const {
   return std::binary_search(seats.begin(), seats.end(), seat);
 }
 
+absl::StatusCode Game::RejectionCode(v1::RejectionReason reason) const {
+  switch (reason) {
+    case v1::INVALID_SEAT:
+    case v1::WRONG_RULESET:
+    case v1::MISSING_ACTION:
+      return absl::StatusCode::kInvalidArgument;
+    case v1::GAME_OVER:
+    case v1::NOT_YOUR_TURN:
+      return absl::StatusCode::kFailedPrecondition;
+    default:
+      return IsMalformed(reason) ? absl::StatusCode::kInvalidArgument
+                                 : absl::StatusCode::kFailedPrecondition;
+  }
+}
+
 MoveOutcome Game::Apply(int seat, const v1::Move& move) {
+  MoveOutcome outcome = CheckAndApply(seat, move);
+  if (!outcome.accepted) outcome.code = RejectionCode(outcome.rejection.reason());
+  return outcome;
+}
+
+MoveOutcome Game::CheckAndApply(int seat, const v1::Move& move) {
   if (seat < 0 || seat >= num_seats_) {
     return Rejected(v1::INVALID_SEAT,
                     absl::StrCat("seat ", seat, " is not in 0..", num_seats_ - 1));

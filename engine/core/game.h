@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "kahve/v1/engine.pb.h"
 
@@ -19,6 +20,10 @@ inline constexpr int kSpectator = -1;
 struct MoveOutcome {
   bool accepted = false;
   v1::Rejection rejection;
+  // How a service answers a rejection (STYLE.md): kInvalidArgument for a move malformed in
+  // itself, kFailedPrecondition for a well-formed move the state forbids (Game::RejectionCode).
+  // kOk when accepted.
+  absl::StatusCode code = absl::StatusCode::kOk;
   // Every event of the move, each marked with its audience; send a recipient VisibleTo(...) only.
   std::vector<v1::Event> events;
   // DryRun only: the events stop before the first one that chance or hidden information decides
@@ -69,6 +74,12 @@ class Game {
 
   bool MayAct(int seat) const;
 
+  // The status code of a rejection for `reason`: kInvalidArgument when the move is malformed in
+  // itself, so that no state of this game would accept it (an unknown name, a value outside its
+  // range, a missing part: INVALID_SEAT, WRONG_RULESET, MISSING_ACTION, and the reasons the
+  // ruleset's IsMalformed names), else kFailedPrecondition.
+  absl::StatusCode RejectionCode(v1::RejectionReason reason) const;
+
   // Seats that may act now, ascending; empty exactly when the game is over.
   virtual std::vector<int> SeatsToAct() const = 0;
   // Every move `seat` may make now, in the ruleset's canonical order (ascending, no duplicates);
@@ -109,6 +120,9 @@ class Game {
   virtual MoveOutcome DoApply(int seat, const v1::Move& move) = 0;
   // Whether `move` sets this ruleset's part of the oneof.
   virtual bool IsOwnMove(const v1::Move& move) const = 0;
+  // Whether this ruleset refuses with `reason` (one of its own) only moves malformed in
+  // themselves, which no state of the game accepts (an unknown tile name, no such train, face 7).
+  virtual bool IsMalformed(v1::RejectionReason reason) const = 0;
   // Whether `seat`, not among SeatsToAct, may still try `move` (okey's gösterme, which is never
   // listed in SeatsToAct: that list is public, and would tell who holds the indicator's twin).
   virtual bool MayActOutOfTurn(int /*seat*/, const v1::Move& /*move*/) const { return false; }
@@ -122,6 +136,9 @@ class Game {
   void set_deal_events(std::vector<v1::Event> events);
 
  private:
+  // Apply without the rejection's code.
+  MoveOutcome CheckAndApply(int seat, const v1::Move& move);
+
   v1::GameSettings settings_;
   v1::Deal deal_;
   int num_seats_;

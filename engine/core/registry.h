@@ -23,6 +23,9 @@ struct Ruleset {
   // starter, round limits) are for simulations, scenarios and practice tables: a queue that could
   // ask for them would only split its players.
   std::vector<std::string_view> queueable_settings;
+  // Writes each default into the optional settings fields left unset (the ruleset's oneof of
+  // `settings` must be the one set), so settings that mean the same game compare equal.
+  void (*fill_defaults)(v1::GameSettings& settings);
 };
 
 // Every ruleset, in one explicit list (engine/registry.cc).

@@ -117,6 +117,11 @@ class LiarsDiceGame final : public Game {
  protected:
   MoveOutcome DoApply(int seat, const v1::Move& move) override;
   bool IsOwnMove(const v1::Move& move) const override { return move.has_liars_dice(); }
+  // A quantity below 1 or a face outside 1..6: wrong whatever the state.
+  bool IsMalformed(v1::RejectionReason reason) const override {
+    return reason == v1::LIARS_DICE_QUANTITY_OUT_OF_RANGE ||
+           reason == v1::LIARS_DICE_FACE_OUT_OF_RANGE;
+  }
   v1::View DoView(int seat) const override;
   // The reveal decides everything after a challenge; a roll is chance.
   bool DecidedByHiddenInformation(const v1::Event& event) const override {
@@ -311,12 +316,18 @@ absl::StatusOr<v1::Move> LiarsDiceGame::BotMove(int seat, std::string_view kind,
 
 absl::StatusOr<Settings> SettingsFromProto(const v1::LiarsDiceSettings& proto) {
   Settings settings;
-  settings.players = proto.players() == 0 ? kDefaultPlayers : proto.players();
-  settings.dice_per_player =
-      proto.dice_per_player() == 0 ? kDefaultDicePerPlayer : proto.dice_per_player();
+  if (proto.has_players()) settings.players = proto.players();
+  if (proto.has_dice_per_player()) settings.dice_per_player = proto.dice_per_player();
   settings.max_rounds = proto.max_rounds();
   KAHVE_RETURN_IF_ERROR(ValidateSettings(settings));
   return settings;
+}
+
+void FillDefaults(v1::GameSettings& settings) {
+  v1::LiarsDiceSettings& dice = *settings.mutable_liars_dice();
+  const Settings defaults;
+  if (!dice.has_players()) dice.set_players(defaults.players);
+  if (!dice.has_dice_per_player()) dice.set_dice_per_player(defaults.dice_per_player);
 }
 
 absl::StatusOr<Preset> PresetFromProto(const v1::LiarsDicePreset& proto, const Settings& settings) {

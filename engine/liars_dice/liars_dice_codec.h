@@ -11,8 +11,10 @@
 
 namespace kahve::engine::liars_dice {
 
-// Settings with defaults filled in (0 -> default), validated.
+// Settings with the unset fields at their defaults, validated (a written 0 is out of range).
 absl::StatusOr<Settings> SettingsFromProto(const v1::LiarsDiceSettings& proto);
+// Writes the default into every optional field `settings.liars_dice` leaves unset.
+void FillDefaults(v1::GameSettings& settings);
 // The preset of a deal, checked against the settings.
 absl::StatusOr<Preset> PresetFromProto(const v1::LiarsDicePreset& proto, const Settings& settings);
 

@@ -215,12 +215,13 @@ Refusal State::Check(const Action& action) const {
   const bool first_turn = !had_first_turn_[seat];
   switch (action.kind) {
     case ActionKind::kPlay: {
+      // A train of no seat is wrong in any state, so it is named before the hand's lack.
+      if (action.train < kMexicanTrain || action.train >= players_) {
+        return {Reason::kNoSuchTrain, absl::StrCat("no train ", action.train)};
+      }
       const std::vector<TileId>& hand = hands_[seat];
       if (action.tile >= kTiles || std::find(hand.begin(), hand.end(), action.tile) == hand.end()) {
         return {Reason::kNotInHand, "the hand holds no such tile"};
-      }
-      if (action.train < kMexicanTrain || action.train >= players_) {
-        return {Reason::kNoSuchTrain, absl::StrCat("no train ", action.train)};
       }
       if (first_turn && action.train != seat) {
         return {Reason::kFirstTurnOwnTrainOnly, "a first turn plays on the seat's own train only"};
@@ -339,23 +340,32 @@ void State::EndTurn(EventLog* events) {
   drew_ = false;
   bound_ = false;
   to_act_ = (seat + 1) % players_;
-  if (first_turns_left_ > 0) return;
   if (RoundOver()) {
     EndRound(events);
     return;
   }
-  bound_ = !open_doubles_.empty();
+  bound_ = first_turns_left_ == 0 && !open_doubles_.empty();
 }
 
 bool State::RoundOver() const {
-  for (const auto& hand : hands_) {
-    if (hand.empty()) return true;
+  // An emptied hand waits for every first turn; a block ends the round at once (RULES.md).
+  if (first_turns_left_ == 0) {
+    for (const auto& hand : hands_) {
+      if (hand.empty()) return true;
+    }
   }
   return Blocked();
 }
 
 bool State::Blocked() const {
   if (!boneyard_.empty()) return false;
+  // A seat still owed its first turn can start its own train with the engine's pip.
+  for (int seat = 0; seat < players_; ++seat) {
+    if (had_first_turn_[seat]) continue;
+    for (const TileId tile : hands_[seat]) {
+      if (DominoOf(tile).Has(engine())) return false;
+    }
+  }
   std::array<bool, kHighPip + 1> wanted{};
   if (!open_doubles_.empty()) {
     wanted[TrainRef(open_doubles_.front()).end] = true;

@@ -9,11 +9,17 @@
 // a first turn on its own train, in order from the engine's owner's next seat, the owner last.
 // Later turns play one tile on the seat's own train, a marked train or the Mexican train, draw
 // once when nothing fits, or pass and mark their own train. A double obliges another tile; open
-// doubles bind whoever is to play, oldest first. A round ends on an empty hand or a true block;
-// each seat adds the pips it holds. Lowest total after 13 rounds wins.
+// doubles bind whoever is to play, oldest first. A round ends on an empty hand or a true block
+// (checked whenever a turn ends, first turns included); each seat adds the pips it holds. Lowest
+// total after 13 rounds wins.
 //
-// Work in progress (issue 8): the rules state and its property test; the kahve.v1 edge, bots,
-// scenarios and the registry entry come next. It is not registered as a ruleset yet.
+// Settings                 range   default
+//   players                2..10   4 (when unset)
+//
+// Registered as `mexican_train` (engine/registry.cc): mexican_train_game.h is its kahve.v1 edge
+// (with hints, always on), mexican_train_bots.h its random and heuristic bots;
+// docs/rules/mexican_train.md and tests/scenarios/mexican_train/ describe and prove it rule by
+// rule.
 
 #include <array>
 #include <cstdint>
@@ -202,7 +208,7 @@ class State {
   bool HasPlay() const;
   bool Fits(TileId tile, int train) const;
   void EndTurn(EventLog* events);
-  // The round ends on an empty hand (after the first turns) or a true block.
+  // The round ends on an empty hand (after the first turns) or a true block (at any turn's end).
   bool RoundOver() const;
   bool Blocked() const;
   void EndRound(EventLog* events);

@@ -107,6 +107,10 @@ class MexicanTrainGame final : public StateGame<State> {
  protected:
   MoveOutcome DoApply(int seat, const v1::Move& move) override;
   bool IsOwnMove(const v1::Move& move) const override { return move.has_mexican_train(); }
+  // A tile name that names no tile, a train of no seat: wrong whatever the state.
+  bool IsMalformed(v1::RejectionReason reason) const override {
+    return reason == v1::MEXICAN_TRAIN_UNKNOWN_TILE || reason == v1::MEXICAN_TRAIN_NO_SUCH_TRAIN;
+  }
   v1::View DoView(int seat) const override;
   // A draw, a new round and a round's end (every hand shown) depend on what was hidden.
   bool DecidedByHiddenInformation(const v1::Event& event) const override {
@@ -307,7 +311,8 @@ v1::Result MexicanTrainGame::Result() const {
 }
 
 absl::StatusOr<Settings> SettingsFromProto(const v1::MexicanTrainSettings& proto) {
-  Settings settings{.players = proto.players() == 0 ? 4 : proto.players()};
+  Settings settings;
+  if (proto.has_players()) settings.players = proto.players();
   KAHVE_RETURN_IF_ERROR(ValidateSettings(settings));
   return settings;
 }
@@ -347,6 +352,11 @@ absl::StatusOr<Preset> PresetFromProto(const v1::MexicanTrainPreset& proto,
 }
 
 }  // namespace
+
+void FillDefaults(v1::GameSettings& settings) {
+  v1::MexicanTrainSettings& train = *settings.mutable_mexican_train();
+  if (!train.has_players()) train.set_players(Settings{}.players);
+}
 
 absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings,
                                               const v1::Deal& deal) {

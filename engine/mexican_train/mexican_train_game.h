@@ -11,6 +11,9 @@
 
 namespace kahve::engine::mexican_train {
 
+// Writes the default into every optional field `settings.mexican_train` leaves unset.
+void FillDefaults(v1::GameSettings& settings);
+
 // InvalidArgument for bad settings or preset.
 absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings,
                                               const v1::Deal& deal);

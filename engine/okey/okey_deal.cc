@@ -115,7 +115,8 @@ OkeyDeal DealFromPreset(const DealPreset& preset, uint64_t seed, int players, in
   }
   deal.indicator_tile = *indicator;
   deal.indicator = PrintedFace(*indicator);
-  deal.deck.insert(deal.deck.end(), rest.begin() + next, rest.end());
+  std::vector<Tile>& left = preset.exact_deck ? deal.out_of_play : deal.deck;
+  left.insert(left.end(), rest.begin() + next, rest.end());
   return deal;
 }
 

@@ -24,6 +24,8 @@ struct OkeyDeal {
   std::vector<std::vector<Tile>> hands;
   // Drawn from the front.
   std::vector<Tile> deck;
+  // A preset's exact deck leaves these out of play.
+  std::vector<Tile> out_of_play;
 
   Face okey() const { return OkeyFaceFor(indicator); }
 };
@@ -41,6 +43,8 @@ struct DealPreset {
   std::vector<std::vector<Code>> hands;  // one per seat, or fewer (the rest empty)
   std::optional<Code> indicator;
   std::vector<Code> deck;
+  // The deck is exactly `deck`; what the hands and indicator leave is out of play.
+  bool exact_deck = false;
 };
 
 // InvalidArgument when the preset names more copies of a tile than exist, a fake okey as the
@@ -51,7 +55,8 @@ absl::Status CheckDealPreset(const DealPreset& preset, int players, int starter,
 
 // Deals `preset` (checked): each name takes the first copy still free; the tiles it leaves
 // unnamed are shuffled by `seed` and fill, in order, the empty hands, the indicator if unnamed
-// (the first numbered tile), and the deck after the named deck tiles.
+// (the first numbered tile), and the deck after the named deck tiles (out_of_play instead, with
+// exact_deck).
 OkeyDeal DealFromPreset(const DealPreset& preset, uint64_t seed, int players, int starter,
                         int starter_tiles);
 

@@ -143,6 +143,41 @@ MeldCheck CheckMeld(std::span<const PlacedTile> tiles, const Jokers& jokers) {
   return CheckRun(tiles, jokers, colour);
 }
 
+bool IsOneMeld(const FaceCounts& tiles) {
+  const int size = tiles.Total();
+  if (size < 3 || size > kMaxRun) return false;
+  int colour = -1;
+  int number = -1;
+  bool one_colour = true;
+  bool one_number = true;
+  uint16_t numbers = 0;  // bit n: a real tile numbered n
+  for (int face = 0; face < kFaces; ++face) {
+    const int count = tiles.count[face];
+    if (count == 0) continue;
+    // A face twice fits neither a run nor a set.
+    if (count > 1) return false;
+    if (colour >= 0 && ColourOf(static_cast<Face>(face)) != colour) one_colour = false;
+    if (number >= 0 && NumberOf(static_cast<Face>(face)) != number) one_number = false;
+    colour = ColourOf(static_cast<Face>(face));
+    number = NumberOf(static_cast<Face>(face));
+    numbers |= static_cast<uint16_t>(1u << number);
+  }
+  // Distinct faces of one number are distinct colours.
+  if (one_number && size <= kMaxSet) return true;
+  if (!one_colour) return false;
+  // A run: some `size` consecutive positions hold every number, a 1 low or high.
+  for (int low = 1; low + size - 1 <= kHighOne; ++low) {
+    const int high = low + size - 1;
+    bool fits = true;
+    for (int n = 1; n <= kNumbers && fits; ++n) {
+      if ((numbers >> n & 1u) == 0) continue;
+      fits = n == 1 ? low == 1 || high == kHighOne : low <= n && n <= high;
+    }
+    if (fits) return true;
+  }
+  return false;
+}
+
 Places PlacesFor(const Meld& meld, Tile tile, const Jokers& jokers) {
   Places places;
   const bool wild = jokers.IsWild(tile);
@@ -170,8 +205,6 @@ Places PlacesFor(const Meld& meld, Tile tile, const Jokers& jokers) {
     }
     return places;
   }
-  const uint8_t taken = static_cast<uint8_t>(meld.real_colours | meld.named_colours);
-  const int open_wilds = meld.wilds - CountColours(meld.named_colours);
   if (wild) {
     if (meld.Size() < kMaxSet) places.push_back(AddPlace::kSetColour);
     return places;
@@ -179,9 +212,10 @@ Places PlacesFor(const Meld& meld, Tile tile, const Jokers& jokers) {
   if (NumberOf(face) != meld.number) return places;
   const uint8_t bit = static_cast<uint8_t>(1u << ColourOf(face));
   if ((meld.real_colours & bit) != 0) return places;
-  // A colour no wild was named for, with room left (open wilds keep some colours spoken for).
-  if ((taken & bit) == 0 && meld.Size() < kMaxSet) places.push_back(AddPlace::kSetColour);
-  if ((meld.named_colours & bit) != 0 || open_wilds > 0) places.push_back(AddPlace::kReplaceWild);
+  // In a set an okey's colour stays open (RULES.md "Okey tiles"): the colour it was named as is
+  // still missing, so its real tile may join beside it or take any okey out.
+  if (meld.Size() < kMaxSet) places.push_back(AddPlace::kSetColour);
+  if (meld.wilds > 0) places.push_back(AddPlace::kReplaceWild);
   return places;
 }
 
@@ -230,6 +264,13 @@ std::vector<PlacedTile> TilesOf(const Meld& meld, const Jokers& jokers) {
   return tiles;
 }
 
+uint8_t SetWildTakenOut(const Meld& set, Face face) {
+  const uint8_t bit = static_cast<uint8_t>(1u << ColourOf(face));
+  const int open_wilds = set.wilds - CountColours(set.named_colours);
+  if ((set.named_colours & bit) != 0 || open_wilds > 0) return 0;
+  return static_cast<uint8_t>(set.named_colours & -set.named_colours);
+}
+
 Meld WithTile(const Meld& meld, Tile tile, AddPlace place, const Jokers& jokers) {
   Meld grown = meld;
   const bool wild = jokers.IsWild(tile);
@@ -247,11 +288,13 @@ Meld WithTile(const Meld& meld, Tile tile, AddPlace place, const Jokers& jokers)
       if (wild) {
         ++grown.wilds;
       } else {
-        grown.real_colours |= static_cast<uint8_t>(1u << ColourOf(jokers.PlaysAs(tile)));
+        // An okey named as this colour goes back to standing for any colour still missing.
+        const uint8_t bit = static_cast<uint8_t>(1u << ColourOf(jokers.PlaysAs(tile)));
+        grown.named_colours &= static_cast<uint8_t>(~bit);
+        grown.real_colours |= bit;
       }
       break;
     case AddPlace::kReplaceWild: {
-      --grown.wilds;
       const Face face = jokers.PlaysAs(tile);
       if (grown.kind == MeldKind::kRun) {
         for (int position = grown.low; position <= grown.high; ++position) {
@@ -261,9 +304,10 @@ Meld WithTile(const Meld& meld, Tile tile, AddPlace place, const Jokers& jokers)
         }
       } else {
         const uint8_t bit = static_cast<uint8_t>(1u << ColourOf(face));
-        grown.named_colours &= static_cast<uint8_t>(~bit);
+        grown.named_colours &= static_cast<uint8_t>(~(bit | SetWildTakenOut(meld, face)));
         grown.real_colours |= bit;
       }
+      --grown.wilds;
       break;
     }
   }

@@ -81,12 +81,17 @@ struct MeldCheck {
 // it stands for; a set in any order.
 MeldCheck CheckMeld(std::span<const PlacedTile> tiles, const Jokers& jokers);
 
+// Whether `tiles` (counted as a hand is: fake okeys under the okey's face, okeys as wilds) are
+// exactly one run or one set under some reading of their okeys: classic okey's claimed groups.
+bool IsOneMeld(const FaceCounts& tiles);
+
 // Where a tile can go on a meld on the table.
 enum class AddPlace : uint8_t {
   kRunLow,       // below a run's lowest position
   kRunHigh,      // above its highest (13 -> the high 1)
   kSetColour,    // a set's missing colour
-  kReplaceWild,  // the real tile a wild stands for, which takes the wild out (okey51, okey101)
+  kReplaceWild,  // the real tile a wild stands for (in a set: any missing colour), which takes
+                 // the wild out (okey51, okey101)
 };
 
 // At most one of each place, kept without allocating: bots and legal-move lists ask for every
@@ -133,6 +138,11 @@ bool IsPenaltyTile(std::span<const Meld> table, Tile tile, const Jokers& jokers)
 // Tiles that lay `meld` (as the arrangement search describes it): real tiles as SampleTile of
 // their code, wilds naming their run position or, in a set, open; a run listed low to high.
 std::vector<PlacedTile> TilesOf(const Meld& meld, const Jokers& jokers);
+
+// Which named okey a real tile of `face` takes out of `set`: none (0) when an okey was named as
+// that face or one is open, else the okey named as the lowest colour (a bit of named_colours).
+// In a set an okey's colour stays open, so any okey may make way for any missing colour.
+uint8_t SetWildTakenOut(const Meld& set, Face face);
 
 // `meld` with `tile` added at `place` (which PlacesFor listed). A wild added to a run's end stands
 // for the next position there; to a set, for an open colour.

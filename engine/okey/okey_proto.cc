@@ -122,6 +122,7 @@ absl::StatusOr<DealPreset> DealPresetFromProto(const v1::OkeyDealPreset& proto,
     preset.indicator = *code;
   }
   KAHVE_RETURN_IF_ERROR(ParseCodes(proto.deck(), absl::StrCat(where, ".deck"), &preset.deck));
+  preset.exact_deck = proto.exact_deck();
   return preset;
 }
 
@@ -165,6 +166,8 @@ v1::RejectionReason ReasonToProto(Reason reason) {
       return v1::OKEY_NOTHING_LAID;
     case Reason::kBadStandIn:
       return v1::OKEY_BAD_STAND_IN;
+    case Reason::kMissingPlace:
+      return v1::OKEY_MISSING_PLACE;
     case Reason::kNotYourTurn:
       return v1::NOT_YOUR_TURN;
     case Reason::kNotAWin:
@@ -177,6 +180,11 @@ v1::RejectionReason ReasonToProto(Reason reason) {
       return v1::OKEY_GROUPS_NOT_THE_HAND;
   }
   return v1::REJECTION_REASON_UNSPECIFIED;
+}
+
+bool IsMalformedReason(v1::RejectionReason reason) {
+  return reason == v1::OKEY_UNKNOWN_TILE || reason == v1::OKEY_NOTHING_LAID ||
+         reason == v1::OKEY_MISSING_PLACE;
 }
 
 }  // namespace kahve::engine::okey

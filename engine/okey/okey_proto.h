@@ -62,6 +62,10 @@ absl::StatusOr<DealPreset> DealPresetFromProto(const v1::OkeyDealPreset& proto,
 // The kahve.v1 rejection reason of a refusal.
 v1::RejectionReason ReasonToProto(Reason reason);
 
+// Whether the okey family refuses with `reason` only moves malformed in themselves (a name that
+// is no tile, an empty lay or take, an addition with no place): Game::IsMalformed of all three.
+bool IsMalformedReason(v1::RejectionReason reason);
+
 }  // namespace kahve::engine::okey
 
 #endif  // KAHVE_ENGINE_OKEY_OKEY_PROTO_H_

@@ -37,6 +37,7 @@ enum class Reason : uint8_t {
   kMustKeepATile,
   kNothingLaid,
   kBadStandIn,
+  kMissingPlace,
 };
 
 struct Refusal {

@@ -8,7 +8,7 @@ namespace kahve::engine::okey101 {
 absl::Status ValidateSettings(const Settings& settings) {
   if (settings.deals < 3 || settings.deals > 11 || settings.deals % 2 == 0) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "deals: ", settings.deals, " is not 3, 5, 7, 9 or 11 (0 means the default, 5)"));
+        "deals: ", settings.deals, " is not 3, 5, 7, 9 or 11 (leave it unset for the default, 5)"));
   }
   if (settings.first_dealer < 0 || settings.first_dealer >= kPlayers) {
     return absl::InvalidArgumentError(
@@ -31,6 +31,7 @@ Rules RulesFor(const Settings& settings) {
                .penalty_tile_points = kPenalty,
                .okey_discard_points = kPenalty,
                .void_when_all_open_pairs = true,
+               .take_used_in_any_lay = true,
                .settle = &Okey101Settle};
 }
 

@@ -12,10 +12,15 @@ absl::StatusOr<Settings> SettingsFromProto(const v1::Okey101Settings& proto) {
   Settings settings;
   settings.teams = proto.teams();
   settings.hints = proto.hints();
-  settings.deals = proto.deals() == 0 ? kDefaultDeals : proto.deals();
+  if (proto.has_deals()) settings.deals = proto.deals();
   settings.first_dealer = proto.first_dealer();
   KAHVE_RETURN_IF_ERROR(ValidateSettings(settings));
   return settings;
+}
+
+void FillDefaults(v1::GameSettings& settings) {
+  v1::Okey101Settings& okey = *settings.mutable_okey101();
+  if (!okey.has_deals()) okey.set_deals(Settings{}.deals);
 }
 
 v1::Okey101Settings SettingsToProto(const Settings& settings) {

@@ -8,7 +8,7 @@ namespace kahve::engine::okey51 {
 absl::Status ValidateSettings(const Settings& settings) {
   if (settings.deals != 1 && settings.deals != 3) {
     return absl::InvalidArgumentError(
-        absl::StrCat("deals: ", settings.deals, " is not 1 or 3 (0 means the default, 1)"));
+        absl::StrCat("deals: ", settings.deals, " is not 1 or 3 (leave it unset for the default, 1)"));
   }
   if (settings.first_starter < 0 || settings.first_starter >= kPlayers) {
     return absl::InvalidArgumentError(

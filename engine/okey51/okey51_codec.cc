@@ -13,10 +13,15 @@ absl::StatusOr<Settings> SettingsFromProto(const v1::Okey51Settings& proto) {
   settings.teams = proto.teams();
   settings.hints = proto.hints();
   settings.doubling = proto.doubling();
-  settings.deals = proto.deals() == 0 ? 1 : proto.deals();
+  if (proto.has_deals()) settings.deals = proto.deals();
   settings.first_starter = proto.first_starter();
   KAHVE_RETURN_IF_ERROR(ValidateSettings(settings));
   return settings;
+}
+
+void FillDefaults(v1::GameSettings& settings) {
+  v1::Okey51Settings& okey = *settings.mutable_okey51();
+  if (!okey.has_deals()) okey.set_deals(Settings{}.deals);
 }
 
 v1::Okey51Settings SettingsToProto(const Settings& settings) {

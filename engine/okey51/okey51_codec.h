@@ -13,8 +13,10 @@
 
 namespace kahve::engine::okey51 {
 
-// Settings with defaults filled in (deals 0 -> 1), validated.
+// Settings with the unset fields at their defaults, validated (a written 0 is out of range).
 absl::StatusOr<Settings> SettingsFromProto(const v1::Okey51Settings& proto);
+// Writes the default into every optional field `settings.okey51` leaves unset.
+void FillDefaults(v1::GameSettings& settings);
 v1::Okey51Settings SettingsToProto(const Settings& settings);
 
 // An okey51 game behind the engine interface. InvalidArgument for bad settings or preset.

@@ -55,7 +55,7 @@ bool IsSevenPairs(const std::vector<Tile>& hand14, const Jokers& jokers) {
 absl::Status ValidateSettings(const Settings& settings) {
   if (settings.players < 2 || settings.players > kMaxPlayers) {
     return absl::InvalidArgumentError(
-        absl::StrCat("players: ", settings.players, " is outside 2..4 (0 means the default, 4)"));
+        absl::StrCat("players: ", settings.players, " is outside 2..4 (leave it unset for the default, 4)"));
   }
   if (settings.first_starter < 0 || settings.first_starter >= settings.players) {
     return absl::InvalidArgumentError(absl::StrCat("first_starter: ", settings.first_starter,
@@ -83,6 +83,11 @@ absl::Status ValidatePreset(const Preset& preset, const Settings& settings) {
     const int starter = (settings.first_starter + static_cast<int>(d)) % settings.players;
     KAHVE_RETURN_IF_ERROR(okey::CheckDealPreset(preset.deals[d], settings.players, starter,
                                                 kStarterTiles, absl::StrCat("deals[", d, "]")));
+    // Its deck-empty rules (the indicator as the last tile) assume every tile is dealt.
+    if (preset.deals[d].exact_deck) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("deals[", d, "].exact_deck: classic okey deals every tile"));
+    }
   }
   return absl::OkStatus();
 }
@@ -219,8 +224,9 @@ Refusal State::CheckWin(const std::vector<Tile>& hand, const WinClaim& claim) co
   for (size_t i = 0; i < claim.groups.size(); ++i) {
     FaceCounts faces;
     for (const Code code : claim.groups[i]) faces.Add(okey::SampleTile(code), jokers_);
-    if (!okey::FindCovering(faces, 0, nullptr)) {
-      return {Reason::kNotAWin, absl::StrCat("groups[", i, "] is no run or set")};
+    // Each group is one meld (RULES.md: the claim carries the grouping), not several.
+    if (!okey::IsOneMeld(faces)) {
+      return {Reason::kNotAWin, absl::StrCat("groups[", i, "] is not one run or one set")};
     }
   }
   return {};

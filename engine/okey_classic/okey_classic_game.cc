@@ -85,6 +85,9 @@ class OkeyGame final : public StateGame<State> {
  protected:
   MoveOutcome DoApply(int seat, const v1::Move& move) override;
   bool IsOwnMove(const v1::Move& move) const override { return move.has_okey(); }
+  bool IsMalformed(v1::RejectionReason reason) const override {
+    return okey::IsMalformedReason(reason);
+  }
   bool MayActOutOfTurn(int /*seat*/, const v1::Move& move) const override {
     return move.okey().has_show_indicator();
   }
@@ -311,7 +314,7 @@ v1::Result OkeyGame::Result() const {
 
 absl::StatusOr<Settings> SettingsFromProto(const v1::OkeySettings& proto) {
   Settings settings;
-  settings.players = proto.players() == 0 ? 4 : proto.players();
+  if (proto.has_players()) settings.players = proto.players();
   settings.first_starter = proto.first_starter();
   settings.indicator_last_tile = proto.indicator_last_tile();
   settings.partners = proto.partners();
@@ -321,6 +324,11 @@ absl::StatusOr<Settings> SettingsFromProto(const v1::OkeySettings& proto) {
   settings.max_deals = proto.max_deals();
   KAHVE_RETURN_IF_ERROR(ValidateSettings(settings));
   return settings;
+}
+
+void FillDefaults(v1::GameSettings& settings) {
+  v1::OkeySettings& okey = *settings.mutable_okey();
+  if (!okey.has_players()) okey.set_players(Settings{}.players);
 }
 
 absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings,

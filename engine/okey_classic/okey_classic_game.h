@@ -12,8 +12,10 @@
 
 namespace kahve::engine::okey_classic {
 
-// Settings with defaults filled in (players 0 -> 4), validated.
+// Settings with the unset fields at their defaults, validated (a written 0 is out of range).
 absl::StatusOr<Settings> SettingsFromProto(const v1::OkeySettings& proto);
+// Writes the default into every optional field `settings.okey` leaves unset.
+void FillDefaults(v1::GameSettings& settings);
 
 // A classic okey game. InvalidArgument for bad settings or preset.
 absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings,

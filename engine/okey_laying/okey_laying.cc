@@ -38,6 +38,14 @@ int PairNumber(Code tile, Code partner, const Jokers& jokers) {
   return NumberOf(jokers.PlaysAs(SampleTile(counted)));
 }
 
+// The wild of `tiles` named for `face`, or end().
+std::vector<PlacedTile>::iterator FindWild(std::vector<PlacedTile>& tiles, Face face,
+                                           const Jokers& jokers) {
+  return std::find_if(tiles.begin(), tiles.end(), [&](const PlacedTile& placed) {
+    return jokers.IsWild(placed.tile) && !placed.open_colour && placed.stands_for == face;
+  });
+}
+
 bool FitsARunOrSet(const std::vector<TableMeld>& table, Tile tile, const Jokers& jokers) {
   for (const TableMeld& laid : table) {
     if (laid.pair) continue;
@@ -113,6 +121,7 @@ void State::StartDeal(EventLog* events, bool redeal) {
   }
   deck_ = std::move(dealt.deck);
   deck_next_ = 0;
+  out_of_play_ = std::move(dealt.out_of_play);
   discards_this_deal_ = 0;
   table_.clear();
   opened_.fill(Opened::kNo);
@@ -158,6 +167,7 @@ Refusal State::Check(const Action& action) const {
       if (!taken.has_value()) {
         return {Reason::kNoDiscardToTake, "there is no discard of the previous player to take"};
       }
+      if (!action.further.empty()) return CheckTakeWithLays(action, *taken);
       std::array<uint8_t, kCodes> pool = codes_[to_act_];
       ++pool[CodeOf(*taken)];
       return CheckLay(action, action.use, pool, hand_size + 1, CodeOf(*taken));
@@ -176,6 +186,35 @@ Refusal State::Check(const Action& action) const {
     }
   }
   return {Reason::kNothingLaid, "unknown action"};
+}
+
+Refusal State::CheckTakeWithLays(const Action& take, Tile taken) const {
+  const Code code = CodeOf(taken);
+  // Not opened, the opening (the use) holds it; okey51 always asks it of the use.
+  const bool in_use = !rules_.take_used_in_any_lay || opened_[to_act_] == Opened::kNo;
+  State trial = *this;
+  trial.TakeDiscard(nullptr);
+  bool used = false;
+  for (size_t i = 0; i <= take.further.size(); ++i) {
+    const Action& lay = i == 0 ? take : take.further[i - 1];
+    const ActionKind kind = i == 0 ? take.use : lay.kind;
+    const std::optional<Code> must_use =
+        i == 0 && in_use ? std::optional<Code>(code) : std::nullopt;
+    Refusal refusal = trial.CheckLay(lay, kind, trial.codes_[to_act_],
+                                     static_cast<int>(trial.hands_[to_act_].size()), must_use);
+    if (refusal.reason != Reason::kNone) {
+      if (i > 0) refusal.message = absl::StrCat("further_lays[", i - 1, "]: ", refusal.message);
+      return refusal;
+    }
+    if (trial.ApplyLay(lay, kind, used ? std::nullopt : std::optional<Code>(code), nullptr) > 0) {
+      used = true;
+    }
+  }
+  if (!used) {
+    return {Reason::kDiscardNotUsed,
+            absl::StrCat("the taken ", CodeName(code), " must reach the table in this move")};
+  }
+  return {};
 }
 
 Refusal State::CheckLay(const Action& lay, ActionKind kind, const std::array<uint8_t, kCodes>& pool,
@@ -387,20 +426,31 @@ int State::ApplyLay(const Action& lay, ActionKind kind, std::optional<Code> used
           value = NumberOf(before.FaceAt(before.high + 1));
           break;
         case AddPlace::kSetColour:
+          if (!wild) {
+            // An okey named as this colour now stands for any colour still missing.
+            const auto named = FindWild(target.tiles, jokers_.PlaysAs(tile), jokers_);
+            if (named != target.tiles.end()) *named = {named->tile, 0, true};
+          }
           target.tiles.push_back({tile, 0, wild});
           value = before.number;
           break;
         case AddPlace::kReplaceWild: {
           const Face face = jokers_.PlaysAs(tile);
-          // The wild standing for this face: named for it, else (in a set) an open one.
-          auto it =
-              std::find_if(target.tiles.begin(), target.tiles.end(), [&](const PlacedTile& p) {
-                return jokers_.IsWild(p.tile) && !p.open_colour && p.stands_for == face;
-              });
+          // The wild named for this face; in a set else an open one, else (WithTile's choice)
+          // the one named as the lowest colour.
+          auto it = FindWild(target.tiles, face, jokers_);
           if (it == target.tiles.end()) {
             it = std::find_if(target.tiles.begin(), target.tiles.end(), [&](const PlacedTile& p) {
               return jokers_.IsWild(p.tile) && p.open_colour;
             });
+          }
+          if (it == target.tiles.end() && before.kind == MeldKind::kSet) {
+            const uint8_t colour = okey::SetWildTakenOut(before, face);
+            for (int c = 0; c < okey::kColours; ++c) {
+              if ((colour >> c & 1u) != 0) {
+                it = FindWild(target.tiles, okey::MakeFace(c, before.number), jokers_);
+              }
+            }
           }
           KAHVE_CHECK(it != target.tiles.end(), "a checked replacement finds its okey");
           AddToHand(seat, it->tile);
@@ -411,7 +461,7 @@ int State::ApplyLay(const Action& lay, ActionKind kind, std::optional<Code> used
         }
       }
       target.meld = okey::WithTile(before, tile, addition.place, jokers_);
-      if (used.has_value()) used_value = value;
+      if (used.has_value() && addition.tile == *used) used_value = value;
       if (events != nullptr) {
         events->Add({.kind = EventKind::kTileAdded,
                      .seat = seat,
@@ -430,6 +480,21 @@ int State::ApplyLay(const Action& lay, ActionKind kind, std::optional<Code> used
       break;
   }
   return used_value;
+}
+
+Tile State::TakeDiscard(EventLog* events) {
+  const int seat = to_act_;
+  const int discarder = (seat + kPlayers - 1) % kPlayers;
+  const Tile tile = discards_[discarder].back();
+  discards_[discarder].pop_back();
+  AddToHand(seat, tile);
+  drawn_ = true;
+  discard_takeable_ = false;
+  if (events != nullptr) {
+    events->Add(
+        {.kind = EventKind::kDiscardTaken, .seat = seat, .other = discarder, .code = CodeOf(tile)});
+  }
+  return tile;
 }
 
 void State::Apply(const Action& action, EventLog* events) {
@@ -453,21 +518,20 @@ void State::Apply(const Action& action, EventLog* events) {
     }
     case ActionKind::kTakeDiscard: {
       const int discarder = (seat + kPlayers - 1) % kPlayers;
-      const Tile tile = discards_[discarder].back();
-      discards_[discarder].pop_back();
-      AddToHand(seat, tile);
-      drawn_ = true;
-      discard_takeable_ = false;
-      if (events != nullptr) {
-        events->Add({.kind = EventKind::kDiscardTaken,
-                     .seat = seat,
-                     .other = discarder,
-                     .code = CodeOf(tile)});
+      const Code taken = CodeOf(TakeDiscard(events));
+      bool used = false;
+      for (size_t i = 0; i <= action.further.size(); ++i) {
+        const Action& lay = i == 0 ? action : action.further[i - 1];
+        const int value = ApplyLay(lay, i == 0 ? action.use : lay.kind,
+                                   used ? std::nullopt : std::optional<Code>(taken), events);
+        if (used || value == 0) continue;
+        used = true;
+        // Charged right after the lay that used it.
+        if (rules_.charge_taken_discard) {
+          Charge(discarder, PenaltyKind::kDiscardTaken, value * 10, seat, events);
+        }
       }
-      const int value = ApplyLay(action, action.use, CodeOf(tile), events);
-      if (rules_.charge_taken_discard) {
-        Charge(discarder, PenaltyKind::kDiscardTaken, value * 10, seat, events);
-      }
+      KAHVE_CHECK(used, "a checked take uses the taken tile");
       VoidIfAllOpenedWithPairs(events);
       return;
     }
@@ -585,6 +649,7 @@ void State::CheckInvariants() const {
     for (const Tile tile : discards_[seat]) ++seen[tile];
   }
   for (size_t i = deck_next_; i < deck_.size(); ++i) ++seen[deck_[i]];
+  for (const Tile tile : out_of_play_) ++seen[tile];
   // Drawn tiles are in hands; the deck's front before deck_next_ is history.
   for (const TableMeld& laid : table_) {
     for (const PlacedTile& placed : laid.tiles) ++seen[placed.tile];
@@ -657,10 +722,10 @@ bool State::operator==(const State& other) const {
          to_act_ == other.to_act_ && drawn_ == other.drawn_ &&
          discard_takeable_ == other.discard_takeable_ && indicator_tile_ == other.indicator_tile_ &&
          hands_ == other.hands_ && deck_ == other.deck_ && deck_next_ == other.deck_next_ &&
-         discards_ == other.discards_ && discards_this_deal_ == other.discards_this_deal_ &&
-         same_table(table_, other.table_) && opened_ == other.opened_ && chain_ == other.chain_ &&
-         penalties_ == other.penalties_ && totals_ == other.totals_ &&
-         same_records(records_, other.records_);
+         out_of_play_ == other.out_of_play_ && discards_ == other.discards_ &&
+         discards_this_deal_ == other.discards_this_deal_ && same_table(table_, other.table_) &&
+         opened_ == other.opened_ && chain_ == other.chain_ && penalties_ == other.penalties_ &&
+         totals_ == other.totals_ && same_records(records_, other.records_);
 }
 
 }  // namespace kahve::engine::okey_laying

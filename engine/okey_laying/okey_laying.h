@@ -6,12 +6,12 @@
 //
 // Four seats, solo or 2v2 (partners opposite). The starter holds one tile more than the others
 // and begins by discarding; every other turn begins with a draw from the deck or with taking the
-// previous player's discard together with its use (one atomic move: the taken tile reaches the
-// table in it). A seat opens once, with runs and sets reaching the ruleset's sum (okey51 with
-// doubling: more than the deal's last run/set opening) or with five pairs; after that it lays
-// further melds (or pairs), adds tiles to any meld and takes okeys out with the real tile.
-// Penalties during the deal and the ruleset's settlement make each deal's score; lowest total
-// wins.
+// previous player's discard together with its use (one atomic move, which may lay more after the
+// use: the taken tile reaches the table in it). A seat opens once, with runs and sets reaching the
+// ruleset's sum (okey51 with doubling: more than the deal's last run/set opening) or with five
+// pairs; after that it lays further melds (or pairs), adds tiles to any meld and takes okeys out
+// with the real tile. Penalties during the deal and the ruleset's settlement make each deal's
+// score; lowest total wins.
 //
 // Chance comes only from the seed: the n-th deal dealt (void deals count) is shuffled from
 // DeriveSeed(seed, n).
@@ -106,6 +106,10 @@ struct Rules {
   int okey_discard_points = 0;
   // The fourth pairs opening of a deal voids it and the same starter deals again.
   bool void_when_all_open_pairs = false;
+  // okey101: an opened seat's taken discard may reach the table in any lay of the take's move,
+  // not only in its first use (RULES.md okey101: "a tile of that identity enters a meld this
+  // turn"; okey51's text asks for the take's own move).
+  bool take_used_in_any_lay = false;
   SettleFunction settle = nullptr;
 };
 
@@ -134,6 +138,9 @@ struct Action {
   Addition addition;
   std::vector<std::vector<PlacedTile>> melds;
   std::vector<std::array<Code, 2>> pairs;
+  // kTakeDiscard: lays of the same move after the use, in order (kind kLayMelds, kLayPairs or
+  // kAddTile each).
+  std::vector<Action> further;
 };
 
 using okey::Reason;
@@ -266,10 +273,15 @@ class State {
   // okey101: the fourth pairs opening voids the deal.
   void VoidIfAllOpenedWithPairs(EventLog* events);
   void Charge(int seat, PenaltyKind kind, int points, int by, EventLog* events);
+  // Moves the previous seat's last discard to the hand of the seat to act; returns it.
+  Tile TakeDiscard(EventLog* events);
+  // Checks a take whose move lays more after its use, on a copy of the state.
+  Refusal CheckTakeWithLays(const Action& take, Tile taken) const;
   // Checks a lay (or a take's use) against `pool`, the codes the seat may lay from.
   Refusal CheckLay(const Action& lay, ActionKind kind, const std::array<uint8_t, kCodes>& pool,
                    int hand_size, std::optional<Code> must_use) const;
-  // Lays for the seat to act; returns the value the tile `used` (when set) plays as in it.
+  // Lays for the seat to act; returns the value the tile `used` (when set) plays as in it, 0
+  // when the lay holds no such tile.
   int ApplyLay(const Action& lay, ActionKind kind, std::optional<Code> used, EventLog* events);
   Tile TakeFromHand(int seat, Code code);
   void AddToHand(int seat, Tile tile);
@@ -293,6 +305,8 @@ class State {
   std::array<std::array<uint8_t, kCodes>, kPlayers> codes_{};
   std::vector<Tile> deck_;
   size_t deck_next_ = 0;
+  // A preset's exact deck leaves these out of play (scenarios).
+  std::vector<Tile> out_of_play_;
   std::array<std::vector<Tile>, kPlayers> discards_;
   // Discards made this deal (taken ones included): none yet only in the starter's first turn.
   int discards_this_deal_ = 0;

@@ -56,14 +56,9 @@ Refusal DecodeMelds(const v1::OkeyMelds& proto, const Jokers& jokers, Action* ac
         out.open_colour = wild;
         continue;
       }
-      if (!wild) {
-        return {Reason::kBadStandIn,
-                absl::StrCat(where, ": stands_for is for okeys; ", placed.tile(), " is not one")};
-      }
       const std::optional<Face> face = okey::ParseFace(placed.stands_for());
       if (!face.has_value()) {
-        return {Reason::kBadStandIn,
-                absl::StrCat(where, ": stands_for \"", placed.stands_for(), "\" names no face")};
+        return UnknownTile(absl::StrCat(where, ".stands_for"), placed.stands_for());
       }
       out.stands_for = *face;
     }
@@ -94,13 +89,75 @@ Refusal DecodeAddition(const v1::OkeyAddition& proto, Action* action) {
   }
   const std::optional<AddPlace> place = PlaceFromProto(proto.place());
   if (!place.has_value()) {
-    return {Reason::kDoesNotFit,
-            "add_tile.place: set one of RUN_LOW, RUN_HIGH, SET_COLOUR, "
-            "REPLACE_OKEY"};
+    return {Reason::kMissingPlace,
+            "add_tile.place: set one of RUN_LOW, RUN_HIGH, SET_COLOUR, REPLACE_OKEY"};
   }
   action->addition.meld = proto.meld();
   action->addition.place = *place;
   return {};
+}
+
+// A take's further lays, each an Action of its own kind.
+Refusal DecodeFurtherLays(const v1::OkeyLayingMove::TakeDiscard& take, const Jokers& jokers,
+                          Action* action) {
+  for (int i = 0; i < take.further_lays_size(); ++i) {
+    const v1::OkeyLay& proto = take.further_lays(i);
+    Action& lay = action->further.emplace_back();
+    Refusal refusal;
+    switch (proto.lay_case()) {
+      case v1::OkeyLay::kLayMelds:
+        lay.kind = ActionKind::kLayMelds;
+        refusal = DecodeMelds(proto.lay_melds(), jokers, &lay);
+        break;
+      case v1::OkeyLay::kLayPairs:
+        lay.kind = ActionKind::kLayPairs;
+        refusal = DecodePairs(proto.lay_pairs(), &lay);
+        break;
+      case v1::OkeyLay::kAddTile:
+        lay.kind = ActionKind::kAddTile;
+        refusal = DecodeAddition(proto.add_tile(), &lay);
+        break;
+      case v1::OkeyLay::LAY_NOT_SET:
+        refusal = {Reason::kNothingLaid, "sets none of lay_melds, lay_pairs, add_tile"};
+        break;
+    }
+    if (refusal.reason != Reason::kNone) {
+      refusal.message = absl::StrCat("take_discard.further_lays[", i, "]: ", refusal.message);
+      return refusal;
+    }
+  }
+  return {};
+}
+
+// A stands_for on a tile that is no okey in `melds` (`where` prefixes the field). Which tile is an
+// okey depends on the deal, so this is asked only once every name of the move has parsed: a
+// malformed part of the move is named first.
+Refusal CheckStandIns(const v1::OkeyMelds& melds, const Jokers& jokers, std::string_view where) {
+  for (int m = 0; m < melds.melds_size(); ++m) {
+    for (int t = 0; t < melds.melds(m).tiles_size(); ++t) {
+      const v1::OkeyPlacedTile& placed = melds.melds(m).tiles(t);
+      if (placed.stands_for().empty() || jokers.IsWild(SampleTile(*ParseCode(placed.tile())))) {
+        continue;
+      }
+      return {Reason::kBadStandIn,
+              absl::StrCat(std::string(where), "melds[", m, "].tiles[", t,
+                           "]: stands_for is for okeys; ", placed.tile(), " is not one")};
+    }
+  }
+  return {};
+}
+
+// CheckStandIns of every meld a decoded move lays.
+Refusal CheckMoveStandIns(const v1::OkeyLayingMove& move, const Jokers& jokers) {
+  if (move.has_lay_melds()) return CheckStandIns(move.lay_melds(), jokers, "");
+  if (!move.has_take_discard()) return {};
+  const v1::OkeyLayingMove::TakeDiscard& take = move.take_discard();
+  Refusal refusal = CheckStandIns(take.lay_melds(), jokers, "take_discard.");
+  for (int i = 0; i < take.further_lays_size() && refusal.reason == Reason::kNone; ++i) {
+    refusal = CheckStandIns(take.further_lays(i).lay_melds(), jokers,
+                            absl::StrCat("take_discard.further_lays[", i, "]."));
+  }
+  return refusal;
 }
 
 void MeldsToProto(const std::vector<std::vector<PlacedTile>>& melds, const Jokers& jokers,
@@ -124,6 +181,72 @@ void AdditionToProto(const Addition& addition, v1::OkeyAddition* proto) {
   proto->set_place(okey::PlaceToProto(addition.place));
 }
 
+// One further lay of a take, by its own kind.
+void LayToProto(const Action& lay, const Jokers& jokers, v1::OkeyLay* proto) {
+  switch (lay.kind) {
+    case ActionKind::kLayMelds:
+      MeldsToProto(lay.melds, jokers, proto->mutable_lay_melds());
+      break;
+    case ActionKind::kLayPairs:
+      PairsToProto(lay.pairs, proto->mutable_lay_pairs());
+      break;
+    case ActionKind::kAddTile:
+      AdditionToProto(lay.addition, proto->mutable_add_tile());
+      break;
+    default:
+      break;
+  }
+}
+
+// The move's action with every name parsed, or why a part of it is malformed.
+Refusal DecodeNames(const v1::OkeyLayingMove& move, const Jokers& jokers, Action* action) {
+  switch (move.action_case()) {
+    case v1::OkeyLayingMove::kDraw:
+      action->kind = ActionKind::kDraw;
+      return {};
+    case v1::OkeyLayingMove::kTakeDiscard: {
+      action->kind = ActionKind::kTakeDiscard;
+      const v1::OkeyLayingMove::TakeDiscard& take = move.take_discard();
+      Refusal refusal;
+      switch (take.use_case()) {
+        case v1::OkeyLayingMove::TakeDiscard::kLayMelds:
+          action->use = ActionKind::kLayMelds;
+          refusal = DecodeMelds(take.lay_melds(), jokers, action);
+          break;
+        case v1::OkeyLayingMove::TakeDiscard::kLayPairs:
+          action->use = ActionKind::kLayPairs;
+          refusal = DecodePairs(take.lay_pairs(), action);
+          break;
+        case v1::OkeyLayingMove::TakeDiscard::kAddTile:
+          action->use = ActionKind::kAddTile;
+          refusal = DecodeAddition(take.add_tile(), action);
+          break;
+        case v1::OkeyLayingMove::TakeDiscard::USE_NOT_SET:
+          return {Reason::kNothingLaid,
+                  "take_discard: set its use (lay_melds, lay_pairs or add_tile); a taken discard "
+                  "reaches the table in the same move"};
+      }
+      if (refusal.reason != Reason::kNone) return refusal;
+      return DecodeFurtherLays(take, jokers, action);
+    }
+    case v1::OkeyLayingMove::kLayMelds:
+      action->kind = ActionKind::kLayMelds;
+      return DecodeMelds(move.lay_melds(), jokers, action);
+    case v1::OkeyLayingMove::kLayPairs:
+      action->kind = ActionKind::kLayPairs;
+      return DecodePairs(move.lay_pairs(), action);
+    case v1::OkeyLayingMove::kAddTile:
+      action->kind = ActionKind::kAddTile;
+      return DecodeAddition(move.add_tile(), action);
+    case v1::OkeyLayingMove::kDiscard:
+      action->kind = ActionKind::kDiscard;
+      return DecodeTile("discard", move.discard().tile(), &action->tile);
+    case v1::OkeyLayingMove::ACTION_NOT_SET:
+      break;
+  }
+  return {Reason::kNothingLaid, "no action"};
+}
+
 }  // namespace
 
 absl::StatusOr<Preset> PresetFromProto(const v1::OkeyLayingPreset& proto, const Rules& rules) {
@@ -143,46 +266,9 @@ absl::StatusOr<Preset> PresetFromProto(const v1::OkeyLayingPreset& proto, const 
 }
 
 Refusal DecodeMove(const v1::OkeyLayingMove& move, const Jokers& jokers, Action* action) {
-  switch (move.action_case()) {
-    case v1::OkeyLayingMove::kDraw:
-      action->kind = ActionKind::kDraw;
-      return {};
-    case v1::OkeyLayingMove::kTakeDiscard: {
-      action->kind = ActionKind::kTakeDiscard;
-      const v1::OkeyLayingMove::TakeDiscard& take = move.take_discard();
-      switch (take.use_case()) {
-        case v1::OkeyLayingMove::TakeDiscard::kLayMelds:
-          action->use = ActionKind::kLayMelds;
-          return DecodeMelds(take.lay_melds(), jokers, action);
-        case v1::OkeyLayingMove::TakeDiscard::kLayPairs:
-          action->use = ActionKind::kLayPairs;
-          return DecodePairs(take.lay_pairs(), action);
-        case v1::OkeyLayingMove::TakeDiscard::kAddTile:
-          action->use = ActionKind::kAddTile;
-          return DecodeAddition(take.add_tile(), action);
-        case v1::OkeyLayingMove::TakeDiscard::USE_NOT_SET:
-          break;
-      }
-      return {Reason::kDiscardNotUsed,
-              "take_discard: set its use (lay_melds, lay_pairs or add_tile); a taken discard "
-              "reaches the table in the same move"};
-    }
-    case v1::OkeyLayingMove::kLayMelds:
-      action->kind = ActionKind::kLayMelds;
-      return DecodeMelds(move.lay_melds(), jokers, action);
-    case v1::OkeyLayingMove::kLayPairs:
-      action->kind = ActionKind::kLayPairs;
-      return DecodePairs(move.lay_pairs(), action);
-    case v1::OkeyLayingMove::kAddTile:
-      action->kind = ActionKind::kAddTile;
-      return DecodeAddition(move.add_tile(), action);
-    case v1::OkeyLayingMove::kDiscard:
-      action->kind = ActionKind::kDiscard;
-      return DecodeTile("discard", move.discard().tile(), &action->tile);
-    case v1::OkeyLayingMove::ACTION_NOT_SET:
-      break;
-  }
-  return {Reason::kNothingLaid, "no action"};
+  Refusal refusal = DecodeNames(move, jokers, action);
+  if (refusal.reason != Reason::kNone) return refusal;
+  return CheckMoveStandIns(move, jokers);
 }
 
 v1::OkeyLayingMove ActionToProto(const Action& action, const Jokers& jokers) {
@@ -207,6 +293,7 @@ v1::OkeyLayingMove ActionToProto(const Action& action, const Jokers& jokers) {
       } else {
         fill_lay(action.use, nullptr, nullptr, take->mutable_add_tile());
       }
+      for (const Action& lay : action.further) LayToProto(lay, jokers, take->add_further_lays());
       break;
     }
     case ActionKind::kLayMelds:

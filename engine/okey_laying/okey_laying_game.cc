@@ -92,6 +92,9 @@ class LayingGame final : public StateGame<State> {
  protected:
   MoveOutcome DoApply(int seat, const v1::Move& move) override;
   bool IsOwnMove(const v1::Move& move) const override { return (move.*oneofs_.has_move)(); }
+  bool IsMalformed(v1::RejectionReason reason) const override {
+    return okey::IsMalformedReason(reason);
+  }
   v1::View DoView(int seat) const override;
   // A draw, a new deal and a deal's end (every hand shown) depend on what was hidden.
   bool DecidedByHiddenInformation(const v1::Event& event) const override {

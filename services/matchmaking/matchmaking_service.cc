@@ -14,11 +14,6 @@
 #include "services/matchmaking/queue_spec.h"
 
 namespace kahve::matchmaking {
-namespace {
-
-constexpr size_t kMaxRequestIdLength = 128;
-
-}  // namespace
 
 MatchmakingService::MatchmakingService(MatchmakingServiceSettings settings, MatchmakingStore* store,
                                        TicketWriter* writer, TicketWatchers* watchers,
@@ -55,9 +50,6 @@ absl::StatusOr<NewTicket> MatchmakingService::TicketFor(const std::string& calle
       absl::Seconds(request.longest_wait_seconds()) > settings_.ticket_ttl) {
     return absl::InvalidArgumentError(
         absl::StrCat("longest_wait_seconds: 0..", absl::ToInt64Seconds(settings_.ticket_ttl)));
-  }
-  if (request.request_id().size() > kMaxRequestIdLength) {
-    return absl::InvalidArgumentError("request_id: at most 128 bytes");
   }
   if (request.players_size() > kMaxPartySize) {
     return absl::InvalidArgumentError(

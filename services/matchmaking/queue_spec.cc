@@ -22,46 +22,40 @@ struct RulesetProfile {
   bool bots = false;
 };
 
-// Fills in the defaults of the settings (so "players: 0" and "players: 4" are one queue) and
-// returns the ruleset's profile and table sizes.
-absl::StatusOr<RulesetProfile> Normalize(v1::GameSettings& settings, int* preferred,
+// Fills in the engine's defaults (so settings leaving `players` unset and settings asking for
+// the default are one queue) and returns the ruleset's profile and table sizes.
+absl::StatusOr<RulesetProfile> Normalize(const engine::Ruleset& ruleset,
+                                         v1::GameSettings& settings, int* preferred,
                                          int* min_seats) {
+  ruleset.fill_defaults(settings);
   switch (settings.ruleset_case()) {
     case v1::GameSettings::kLiarsDice: {
-      v1::LiarsDiceSettings& dice = *settings.mutable_liars_dice();
-      if (dice.players() == 0) dice.set_players(4);
-      if (dice.dice_per_player() == 0) dice.set_dice_per_player(5);
+      const v1::LiarsDiceSettings& dice = settings.liars_dice();
       *preferred = dice.players();
       // Any number of players from 2 up makes a game, so a long wait may start a smaller table.
       *min_seats = 2;
       return RulesetProfile{.has_partners = false, .bots = true};
     }
     case v1::GameSettings::kOkey: {
-      v1::OkeySettings& okey = *settings.mutable_okey();
-      if (okey.players() == 0) okey.set_players(4);
+      const v1::OkeySettings& okey = settings.okey();
       // The table size the settings ask for, never smaller: 2, 3 or 4 players play different games.
       *preferred = okey.players();
       *min_seats = okey.players();
       return RulesetProfile{.has_partners = true, .bots = true};
     }
     case v1::GameSettings::kOkey51: {
-      v1::Okey51Settings& okey = *settings.mutable_okey51();
-      if (okey.deals() == 0) okey.set_deals(1);
       // Four seats, always.
       *preferred = 4;
       *min_seats = 4;
       return RulesetProfile{.has_partners = true, .bots = true};
     }
     case v1::GameSettings::kOkey101: {
-      v1::Okey101Settings& okey = *settings.mutable_okey101();
-      if (okey.deals() == 0) okey.set_deals(5);
       *preferred = 4;
       *min_seats = 4;
       return RulesetProfile{.has_partners = true, .bots = true};
     }
     case v1::GameSettings::kMexicanTrain: {
-      v1::MexicanTrainSettings& train = *settings.mutable_mexican_train();
-      if (train.players() == 0) train.set_players(4);
+      const v1::MexicanTrainSettings& train = settings.mexican_train();
       // The table size the settings ask for: hand sizes follow the number of players.
       *preferred = train.players();
       *min_seats = train.players();
@@ -152,7 +146,7 @@ absl::StatusOr<QueueSpec> QueueSpecFor(const v1::GameSettings& settings, bool te
   if (!ruleset.ok()) return absl::InvalidArgumentError("settings: no ruleset set");
   QueueSpec spec;
   KAHVE_ASSIGN_OR_RETURN(spec.settings, QueueableOnly(settings, **ruleset));
-  auto profile = Normalize(spec.settings, &spec.preferred_seats, &spec.min_seats);
+  auto profile = Normalize(**ruleset, spec.settings, &spec.preferred_seats, &spec.min_seats);
   if (!profile.ok()) return profile.status();
   spec.ruleset = std::string((*ruleset)->id);
   if (teams) {

@@ -42,11 +42,6 @@ void TableHost::SetEndpoint(std::string endpoint) {
 void TableHost::CreatePracticeTable(const common::Identity& caller,
                                     const v1::CreatePracticeTableRequest& request,
                                     PracticeCreateDone done) {
-  if (request.request_id().size() > kMaxRequestIdLength) {
-    done(absl::InvalidArgumentError(
-        absl::StrCat("request_id: at most ", kMaxRequestIdLength, " characters")));
-    return;
-  }
   // The game's seats and bots, from the settings alone (the seed does not change them).
   v1::Deal probe;
   probe.set_seed(1);

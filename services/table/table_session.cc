@@ -12,23 +12,6 @@
 // what participants see in table_session_views.cc.
 
 namespace kahve::table {
-namespace {
-
-// Rejections of a move malformed in itself are INVALID_ARGUMENT; everything else the rules refuse
-// depends on the state (FAILED_PRECONDITION), as STYLE.md's status codes say.
-absl::StatusCode RejectionCode(v1::RejectionReason reason) {
-  switch (reason) {
-    case v1::WRONG_RULESET:
-    case v1::MISSING_ACTION:
-    case v1::LIARS_DICE_QUANTITY_OUT_OF_RANGE:
-    case v1::LIARS_DICE_FACE_OUT_OF_RANGE:
-      return absl::StatusCode::kInvalidArgument;
-    default:
-      return absl::StatusCode::kFailedPrecondition;
-  }
-}
-
-}  // namespace
 
 absl::StatusOr<std::unique_ptr<TableSession>> TableSession::Create(
     const v1::TableLogEntry& created) {
@@ -131,7 +114,9 @@ absl::StatusOr<AppliedEntry> TableSession::ApplyMove(const v1::TableLogEntry& en
   engine::MoveOutcome outcome = game_->Apply(seat, played.move());
   if (!outcome.accepted) {
     if (rejection != nullptr) *rejection = outcome.rejection;
-    return absl::Status(RejectionCode(outcome.rejection.reason()), outcome.rejection.message());
+    // The engine says which code: INVALID_ARGUMENT for a move malformed in itself, else
+    // FAILED_PRECONDITION (STYLE.md).
+    return absl::Status(outcome.code, outcome.rejection.message());
   }
   v1::ReplayMove& record = moves_.emplace_back();
   record.set_seat(seat);
@@ -324,8 +309,7 @@ PlayResult TableSession::DryRun(int seat, const v1::Move& move) const {
   result.seq = seq_;
   engine::MoveOutcome outcome = game_->DryRun(seat, move);
   if (!outcome.accepted) {
-    result.status =
-        absl::Status(RejectionCode(outcome.rejection.reason()), outcome.rejection.message());
+    result.status = absl::Status(outcome.code, outcome.rejection.message());
     result.rejection = outcome.rejection;
     return result;
   }

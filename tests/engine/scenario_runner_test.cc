@@ -101,6 +101,74 @@ TEST(ScenarioRunnerTest, ComparesAFieldTheFileWritesWithItsDefaultValue) {
       << RunScenario(Parse(kScenario), &as_written);
 }
 
+// Runs `json` read as written, as `kahve scenario` does.
+absl::Status RunWritten(const std::string& json) {
+  google::protobuf::Struct as_written;
+  EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(json, &as_written).ok());
+  return RunScenario(Parse(json), &as_written);
+}
+
+TEST(ScenarioRunnerTest, ExpectsAGameThatCannotBeCreated) {
+  constexpr char kRefused[] = R"json({
+    "rule": "2..10 players",
+    "settings": {"liarsDice": {"players": 12}},
+    "createError": {"code": "INVALID_ARGUMENT", "field": "liars_dice.players"}
+  })json";
+  EXPECT_TRUE(RunWritten(kRefused).ok()) << RunWritten(kRefused);
+  std::string json = kRefused;
+  json.replace(json.find("liars_dice.players"), 18, "liars_dice.dice");
+  EXPECT_THAT(RunWritten(json).message(), HasSubstr("naming liars_dice.dice, got INVALID_ARGUMENT"));
+  json = kRefused;
+  json.replace(json.find("12"), 2, "3");
+  EXPECT_THAT(RunWritten(json).message(), HasSubstr("it succeeded"));
+  json = kRefused;
+  json.replace(json.find("\"createError\""), 0, R"("steps": [{"seat": 0}], )");
+  EXPECT_EQ(RunWritten(json).code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(ScenarioRunnerTest, ChecksTheDealViewsAndNobodyToAct) {
+  std::string json = kScenario;
+  // Seat 0 opens the bidding and sees only its own die; after the last challenge nobody acts.
+  json.replace(json.find("\"steps\""), 0, R"("dealt": {
+      "events": [{"liarsDice": {"roundStarted": {"round": 1, "starter": 0, "diceCounts": [1, 1]}}},
+                 {"seat": 1, "liarsDice": {"diceRolled": {"dice": [5]}}, "privateTo": 1}],
+      "toAct": [0],
+      "views": [{"seat": 0, "view": {"liarsDice": {"myDice": [3], "diceOnTable": 2}}},
+                {"seat": -1, "view": {"liarsDice": {"myDice": []}}}]},
+    )");
+  const std::string last = R"("expect": {"accepted": true, "events": [
+       {"liarsDice": {"diceRevealed": {"counted": 1}}},)";
+  json.replace(json.find(last), last.size(), R"("expect": {"accepted": true, "nobodyToAct": true,
+       "views": [{"seat": 1, "view": {"over": true, "toAct": []}}], "events": [
+       {"liarsDice": {"diceRevealed": {"counted": 1}}},)");
+  EXPECT_TRUE(RunWritten(json).ok()) << RunWritten(json);
+  std::string wrong = json;
+  wrong.replace(wrong.find(R"("myDice": [3])"), 13, R"("myDice": [5])");
+  EXPECT_THAT(RunWritten(wrong).message(), HasSubstr("dealt: expected view of seat 0"));
+  wrong = json;
+  wrong.replace(wrong.find(R"("starter": 0)"), 12, R"("starter": 1)");
+  EXPECT_THAT(RunWritten(wrong).message(), HasSubstr("dealt: expected event"));
+  wrong = json;
+  wrong.replace(wrong.find(R"("seat": -1)"), 10, R"("seat": 2)");
+  EXPECT_EQ(RunWritten(wrong).code(), absl::StatusCode::kInvalidArgument);
+  v1::Scenario scenario = Parse(kScenario);
+  scenario.mutable_steps(0)->mutable_expect()->set_nobody_to_act(true);
+  EXPECT_THAT(RunScenario(scenario).message(), HasSubstr("expected nobody to act, got [1]"));
+}
+
+TEST(ScenarioRunnerTest, ChecksTheResultOnTheFieldsTheFileWrites) {
+  std::string json = kScenario;
+  const std::string end = R"("ending": "last_player_standing")";
+  json.replace(json.find(end), end.size(), R"("ending": "last_player_standing",
+    "result": {"seats": [{"seat": 0, "score": 0}, {"seat": 1, "score": 1}],
+               "rounds": [{"round": 1, "seatScores": [0, 1]}]})");
+  EXPECT_TRUE(RunWritten(json).ok()) << RunWritten(json);
+  // A score of 0 written is compared too.
+  std::string wrong = json;
+  wrong.replace(wrong.find(R"("score": 1)"), 10, R"("score": 0)");
+  EXPECT_THAT(RunWritten(wrong).message(), HasSubstr("end: expected result"));
+}
+
 TEST(ScenarioRunnerTest, ReportsBadSettingsAndFiles) {
   v1::Scenario scenario = Parse(kScenario);
   scenario.mutable_settings()->mutable_liars_dice()->set_players(12);

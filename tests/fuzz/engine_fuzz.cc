@@ -20,12 +20,18 @@ using engine::MoveOutcome;
 using google::protobuf::util::MessageDifferencer;
 
 // The decoders map each byte onto a range a little wider than the valid one, so refusals are
-// tried too without wasting most inputs on them.
+// tried too without wasting most inputs on them. A 0 leaves an optional field unset (its default);
+// a written 0 is refused (settings_presence_test).
+
+template <typename Settings>
+void SetUnlessZero(Settings* settings, void (Settings::*set)(int32_t), int32_t value) {
+  if (value != 0) (settings->*set)(value);
+}
 v1::GameSettings LiarsDiceSettings(const uint8_t* bytes) {
   v1::GameSettings settings;
   v1::LiarsDiceSettings* dice = settings.mutable_liars_dice();
-  dice->set_players(bytes[0] % 12);                         // valid: 0 (default), 2..10
-  dice->set_dice_per_player(bytes[1] % 7);                  // valid: 0 (default), 1..5
+  SetUnlessZero(dice, &v1::LiarsDiceSettings::set_players, bytes[0] % 12);  // valid: 0, 2..10
+  SetUnlessZero(dice, &v1::LiarsDiceSettings::set_dice_per_player, bytes[1] % 7);  // 0, 1..5
   dice->set_max_rounds(static_cast<int8_t>(bytes[2]) / 8);  // valid: 0 (none), 1..15
   return settings;
 }
@@ -33,7 +39,7 @@ v1::GameSettings LiarsDiceSettings(const uint8_t* bytes) {
 v1::GameSettings OkeySettings(const uint8_t* bytes) {
   v1::GameSettings settings;
   v1::OkeySettings* okey = settings.mutable_okey();
-  okey->set_players(bytes[0] % 6);  // valid: 0 (default), 2..4
+  SetUnlessZero(okey, &v1::OkeySettings::set_players, bytes[0] % 6);  // valid: 0, 2..4
   okey->set_first_starter(bytes[1] % 6 - 1);
   okey->set_indicator_last_tile((bytes[2] & 1) != 0);
   okey->set_partners((bytes[2] & 2) != 0);
@@ -50,7 +56,7 @@ v1::GameSettings Okey51Settings(const uint8_t* bytes) {
   okey->set_teams((bytes[0] & 1) != 0);
   okey->set_hints((bytes[0] & 2) != 0);
   okey->set_doubling((bytes[0] & 4) != 0);
-  okey->set_deals(bytes[1] % 5);  // valid: 0 (default), 1, 3
+  SetUnlessZero(okey, &v1::Okey51Settings::set_deals, bytes[1] % 5);  // valid: 0, 1, 3
   okey->set_first_starter(bytes[2] % 6 - 1);
   return settings;
 }
@@ -60,14 +66,15 @@ v1::GameSettings Okey101Settings(const uint8_t* bytes) {
   v1::Okey101Settings* okey = settings.mutable_okey101();
   okey->set_teams((bytes[0] & 1) != 0);
   okey->set_hints((bytes[0] & 2) != 0);
-  okey->set_deals(bytes[1] % 13);  // valid: 0 (default), 3, 5, 7, 9, 11
+  SetUnlessZero(okey, &v1::Okey101Settings::set_deals, bytes[1] % 13);  // valid: 0, 3, 5, 7, 9, 11
   okey->set_first_dealer(bytes[2] % 6 - 1);
   return settings;
 }
 
 v1::GameSettings MexicanTrainSettings(const uint8_t* bytes) {
   v1::GameSettings settings;
-  settings.mutable_mexican_train()->set_players(bytes[0] % 12);  // valid: 0 (default), 2..10
+  SetUnlessZero(settings.mutable_mexican_train(), &v1::MexicanTrainSettings::set_players,
+                bytes[0] % 12);  // valid: 0, 2..10
   return settings;
 }
 

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -113,23 +114,29 @@ const Value* FieldOf(const Value& object, const std::string& proto_name) {
   return nullptr;
 }
 
-// The events a step expects (or expects absent: `list` "absent_events") as the file writes them,
-// or, without the file, as the message sets them.
-std::vector<Value> Wanted(const google::protobuf::RepeatedPtrField<v1::Event>& events,
-                          const Value* written_step, const std::string& list) {
-  const Value* expect = written_step == nullptr ? nullptr : FieldOf(*written_step, "expect");
-  const Value* written = expect == nullptr ? nullptr : FieldOf(*expect, list);
+// `object`'s field `proto_name`, when both are there.
+const Value* FieldIn(const Value* object, const std::string& proto_name) {
+  return object == nullptr ? nullptr : FieldOf(*object, proto_name);
+}
+
+// The items of list `list` of `written` (an expect, an end) as the file writes them, or, without
+// the file, as the message sets them.
+template <typename Item>
+std::vector<Value> Wanted(const google::protobuf::RepeatedPtrField<Item>& items,
+                          const Value* written, const std::string& list) {
+  const Value* listed = FieldIn(written, list);
   std::vector<Value> wanted;
-  if (written != nullptr && written->list_value().values_size() == events.size()) {
-    for (const Value& event : written->list_value().values()) wanted.push_back(event);
+  if (listed != nullptr && listed->list_value().values_size() == items.size()) {
+    for (const Value& item : listed->list_value().values()) wanted.push_back(item);
     return wanted;
   }
-  for (const v1::Event& event : events) wanted.push_back(AsValue(event, false));
+  for (const Item& item : items) wanted.push_back(AsValue(item, false));
   return wanted;
 }
 
-// Each expected event must appear in `events`, in order; others may come between.
-absl::Status CheckEvents(const v1::ScenarioExpect& expect, const Value* written_step,
+// Each expected event must appear in `events`, in order; others may come between. `written` is
+// the expect as the file writes it, or nullptr.
+absl::Status CheckEvents(const v1::ScenarioExpect& expect, const Value* written,
                          const std::vector<v1::Event>& events) {
   std::vector<Value> got;
   for (const v1::Event& event : events) got.push_back(AsValue(event, true));
@@ -139,7 +146,7 @@ absl::Status CheckEvents(const v1::ScenarioExpect& expect, const Value* written_
     return absl::StrJoin(texts, ", ");
   };
   size_t next = 0;
-  for (const Value& wanted : Wanted(expect.events(), written_step, "events")) {
+  for (const Value& wanted : Wanted(expect.events(), written, "events")) {
     while (next < got.size() && !Covers(wanted, got[next])) ++next;
     if (next == got.size()) {
       return absl::FailedPreconditionError(
@@ -147,7 +154,7 @@ absl::Status CheckEvents(const v1::ScenarioExpect& expect, const Value* written_
     }
     ++next;
   }
-  for (const Value& unwanted : Wanted(expect.absent_events(), written_step, "absent_events")) {
+  for (const Value& unwanted : Wanted(expect.absent_events(), written, "absent_events")) {
     for (size_t i = 0; i < got.size(); ++i) {
       if (Covers(unwanted, got[i])) {
         return absl::FailedPreconditionError(
@@ -158,7 +165,7 @@ absl::Status CheckEvents(const v1::ScenarioExpect& expect, const Value* written_
   return absl::OkStatus();
 }
 
-absl::Status CheckOutcome(const v1::ScenarioExpect& expect, const Value* written_step,
+absl::Status CheckOutcome(const v1::ScenarioExpect& expect, const Value* written,
                           const engine::MoveOutcome& outcome) {
   if (expect.accepted() && !outcome.accepted) {
     return absl::FailedPreconditionError(absl::StrCat(
@@ -179,19 +186,53 @@ absl::Status CheckOutcome(const v1::ScenarioExpect& expect, const Value* written
           v1::RejectionReason_Name(outcome.rejection.reason()), ": ", outcome.rejection.message()));
     }
   }
-  return CheckEvents(expect, written_step, outcome.events);
+  return CheckEvents(expect, written, outcome.events);
 }
 
 absl::Status CheckToAct(const v1::ScenarioExpect& expect, const engine::Game& game) {
+  const std::vector<int> actual = game.SeatsToAct();
+  if (expect.nobody_to_act() && !actual.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("expected nobody to act, got [", absl::StrJoin(actual, ","), "]"));
+  }
   if (expect.to_act().empty()) return absl::OkStatus();
   const std::vector<int> wanted(expect.to_act().begin(), expect.to_act().end());
-  const std::vector<int> actual = game.SeatsToAct();
   if (wanted == actual) return absl::OkStatus();
   return absl::FailedPreconditionError(absl::StrCat("expected to_act [", absl::StrJoin(wanted, ","),
                                                     "], got [", absl::StrJoin(actual, ","), "]"));
 }
 
-absl::Status CheckEnd(const v1::ScenarioEnd& end, const engine::Game& game) {
+// Each listed view must have what the file writes of it.
+absl::Status CheckViews(const v1::ScenarioExpect& expect, const Value* written,
+                        const engine::Game& game) {
+  const std::vector<Value> views = Wanted(expect.views(), written, "views");
+  for (int i = 0; i < expect.views_size(); ++i) {
+    const int seat = expect.views(i).seat();
+    if (seat != engine::kSpectator && (seat < 0 || seat >= game.num_seats())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("views[", i, "].seat ", seat, " is neither -1 nor a seat of the game"));
+    }
+    const Value* wanted = FieldOf(views[i], "view");
+    const Value got = AsValue(game.View(seat), true);
+    if (wanted != nullptr && !Covers(*wanted, got)) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "expected view of seat ", seat, " ", JsonText(*wanted), ", got ", JsonText(got)));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// What a step or the deal expects besides the move's outcome: who acts, the views.
+absl::Status CheckState(const v1::ScenarioExpect& expect, const Value* written,
+                        const engine::Game& game) {
+  KAHVE_RETURN_IF_ERROR(CheckToAct(expect, game));
+  return CheckViews(expect, written, game);
+}
+
+absl::Status CheckEnd(const v1::ScenarioEnd& end, const Value* written, const engine::Game& game) {
+  if (end.has_result() && !end.over()) {
+    return absl::InvalidArgumentError("a result is checked only with \"over\": true");
+  }
   if (end.over() != game.IsOver()) {
     return absl::FailedPreconditionError(
         absl::StrCat("expected the game ", end.over() ? "over" : "still going", ", but it is ",
@@ -210,6 +251,39 @@ absl::Status CheckEnd(const v1::ScenarioEnd& end, const engine::Game& game) {
   if (!end.ending().empty() && end.ending() != result.ending()) {
     return absl::FailedPreconditionError(
         absl::StrCat("expected ending ", end.ending(), ", got ", result.ending()));
+  }
+  if (end.has_result()) {
+    const Value* as_written = FieldIn(written, "result");
+    const Value wanted = as_written != nullptr ? *as_written : AsValue(end.result(), false);
+    const Value got = AsValue(result, true);
+    if (!Covers(wanted, got)) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("expected result ", JsonText(wanted), ", got ", JsonText(got)));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// A game the file expects not to be created: the refusal's code, and the field it names.
+absl::Status CheckCreateError(const v1::Scenario& scenario, const absl::Status& created) {
+  const v1::ScenarioCreateError& want = scenario.create_error();
+  if (scenario.steps_size() > 0 || scenario.has_end() || scenario.has_dealt()) {
+    return absl::InvalidArgumentError("a file expecting create_error has no steps, dealt or end");
+  }
+  if (created.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("expected creating the game to fail with ", want.code(), ", it succeeded"));
+  }
+  const std::string code = absl::StatusCodeToString(created.code());
+  const std::string message(created.message());
+  // Refusals start with the field they name: "deals: ...", "liars_dice.players must be ...".
+  const std::string field =
+      message.substr(0, message.find_first_not_of(
+                            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.[]"));
+  if (code != want.code() || (!want.field().empty() && field != want.field())) {
+    return absl::FailedPreconditionError(absl::StrCat("expected creating the game to fail with ",
+                                                      want.code(), " naming ", want.field(),
+                                                      ", got ", code, ": ", message));
   }
   return absl::OkStatus();
 }
@@ -239,11 +313,26 @@ absl::Status RunScenario(const v1::Scenario& scenario, const Struct* as_written)
     written_steps = FieldOf(written, "steps");
   }
   auto game_or = engine::NewGame(scenario.settings(), scenario.deal());
+  if (scenario.has_create_error()) {
+    const absl::Status status = CheckCreateError(scenario, game_or.status());
+    if (status.ok()) return status;
+    return absl::Status(status.code(), absl::StrCat("new game: ", status.message()));
+  }
   if (!game_or.ok()) {
     return absl::FailedPreconditionError(absl::StrCat("new game: ", game_or.status().message()));
   }
   std::unique_ptr<engine::Game> game = std::move(game_or).value();
   game->CheckInvariants();
+  if (scenario.has_dealt()) {
+    if (scenario.dealt().accepted() ||
+        scenario.dealt().reason() != v1::REJECTION_REASON_UNSPECIFIED) {
+      return absl::InvalidArgumentError("dealt: accepted and reason are for steps");
+    }
+    const Value* dealt = FieldIn(&written, "dealt");
+    absl::Status status = CheckEvents(scenario.dealt(), dealt, game->deal_events());
+    if (status.ok()) status = CheckState(scenario.dealt(), dealt, *game);
+    if (!status.ok()) return absl::Status(status.code(), absl::StrCat("dealt: ", status.message()));
+  }
   for (int i = 0; i < scenario.steps_size(); ++i) {
     const v1::ScenarioStep& step = scenario.steps(i);
     const std::unique_ptr<engine::Game> before = game->Clone();
@@ -257,8 +346,9 @@ absl::Status RunScenario(const v1::Scenario& scenario, const Struct* as_written)
         written_steps != nullptr && i < written_steps->list_value().values_size()
             ? &written_steps->list_value().values(i)
             : nullptr;
-    absl::Status status = CheckOutcome(step.expect(), written_step, outcome);
-    if (status.ok()) status = CheckToAct(step.expect(), *game);
+    const Value* written_expect = FieldIn(written_step, "expect");
+    absl::Status status = CheckOutcome(step.expect(), written_expect, outcome);
+    if (status.ok()) status = CheckState(step.expect(), written_expect, *game);
     if (!status.ok()) {
       return absl::Status(
           status.code(),
@@ -267,7 +357,7 @@ absl::Status RunScenario(const v1::Scenario& scenario, const Struct* as_written)
     }
   }
   if (scenario.has_end()) {
-    const absl::Status status = CheckEnd(scenario.end(), *game);
+    const absl::Status status = CheckEnd(scenario.end(), FieldIn(&written, "end"), *game);
     if (!status.ok()) return absl::Status(status.code(), absl::StrCat("end: ", status.message()));
   }
   return absl::OkStatus();

@@ -24,8 +24,11 @@ absl::StatusOr<ScenarioFile> LoadScenario(const std::string& path);
 
 // OK when every step and the end match; otherwise FailedPrecondition naming the first mismatch
 // (step number, seat, move, what was expected and what came). Also checks, after every step, the
-// engine's invariants and that a rejected move changed nothing. Expected events are compared on
-// the fields `as_written` gives them, or without it on the fields they set to other than defaults.
+// engine's invariants and that a rejected move changed nothing. Expected events, views and
+// results are compared on the fields `as_written` gives them, or without it on the fields they set
+// to other than defaults. A file with `create_error` passes when creating the game fails so;
+// `dealt` is checked against the deal before the first step. InvalidArgument for a file that
+// contradicts itself (a rejection naming no reason, a view of no seat).
 absl::Status RunScenario(const v1::Scenario& scenario,
                          const google::protobuf::Struct* as_written = nullptr);
 inline absl::Status RunScenario(const ScenarioFile& file) {

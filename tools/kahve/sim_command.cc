@@ -25,13 +25,20 @@ ABSL_FLAG(std::string, bots, "random",
 namespace kahve::tools {
 namespace {
 
+// A flag's 0 asks for the ruleset's default, which an explicitly written 0 would refuse: the
+// field stays unset instead.
+template <typename Settings>
+void SetUnlessZero(Settings* settings, void (Settings::*set)(int32_t), int32_t value) {
+  if (value != 0) (settings->*set)(value);
+}
+
 // The ruleset's settings from the sim flags.
 absl::StatusOr<v1::GameSettings> SettingsFromFlags(std::string_view game) {
   v1::GameSettings settings;
   if (game == "liars_dice") {
     v1::LiarsDiceSettings* dice = settings.mutable_liars_dice();
-    dice->set_players(absl::GetFlag(FLAGS_players));
-    dice->set_dice_per_player(absl::GetFlag(FLAGS_dice));
+    SetUnlessZero(dice, &v1::LiarsDiceSettings::set_players, absl::GetFlag(FLAGS_players));
+    SetUnlessZero(dice, &v1::LiarsDiceSettings::set_dice_per_player, absl::GetFlag(FLAGS_dice));
     dice->set_max_rounds(absl::GetFlag(FLAGS_rounds));
     return settings;
   }
@@ -40,7 +47,7 @@ absl::StatusOr<v1::GameSettings> SettingsFromFlags(std::string_view game) {
       return absl::InvalidArgumentError("--dice and --rounds are liars_dice flags");
     }
     v1::OkeySettings* okey = settings.mutable_okey();
-    okey->set_players(absl::GetFlag(FLAGS_players));
+    SetUnlessZero(okey, &v1::OkeySettings::set_players, absl::GetFlag(FLAGS_players));
     okey->set_partners(absl::GetFlag(FLAGS_teams));
     // A game ends when a score reaches 0, which bots that seldom win may never bring about.
     okey->set_max_deals(absl::GetFlag(FLAGS_deals) == 0 ? 10 : absl::GetFlag(FLAGS_deals));
@@ -60,13 +67,13 @@ absl::StatusOr<v1::GameSettings> SettingsFromFlags(std::string_view game) {
       return absl::InvalidArgumentError("--doubling is an okey51 flag");
     }
     v1::Okey101Settings* okey = settings.mutable_okey101();
-    okey->set_deals(absl::GetFlag(FLAGS_deals));
+    SetUnlessZero(okey, &v1::Okey101Settings::set_deals, absl::GetFlag(FLAGS_deals));
     okey->set_teams(absl::GetFlag(FLAGS_teams));
     return settings;
   }
   if (game == "okey51") {
     v1::Okey51Settings* okey = settings.mutable_okey51();
-    okey->set_deals(absl::GetFlag(FLAGS_deals));
+    SetUnlessZero(okey, &v1::Okey51Settings::set_deals, absl::GetFlag(FLAGS_deals));
     okey->set_teams(absl::GetFlag(FLAGS_teams));
     okey->set_doubling(absl::GetFlag(FLAGS_doubling));
     return settings;
@@ -77,7 +84,8 @@ absl::StatusOr<v1::GameSettings> SettingsFromFlags(std::string_view game) {
         absl::GetFlag(FLAGS_doubling)) {
       return absl::InvalidArgumentError("mexican_train takes only --players (2..10)");
     }
-    settings.mutable_mexican_train()->set_players(absl::GetFlag(FLAGS_players));
+    SetUnlessZero(settings.mutable_mexican_train(), &v1::MexicanTrainSettings::set_players,
+                  absl::GetFlag(FLAGS_players));
     return settings;
   }
   return absl::NotFoundError(std::string("no sim settings for ") + std::string(game));

@@ -75,9 +75,11 @@ TEST(LiarsDiceCodecTest, InvalidSettingsAreRefusedWithTheField) {
             absl::StatusCode::kInvalidArgument);
 }
 
-TEST(LiarsDiceCodecTest, ZeroMeansDefaultAndSettingsAreStoredComplete) {
-  const auto game = NewGame(Settings(0, 0), v1::Deal());
-  ASSERT_TRUE(game.ok());
+TEST(LiarsDiceCodecTest, UnsetMeansDefaultAndSettingsAreStoredComplete) {
+  v1::GameSettings unset;
+  unset.mutable_liars_dice();
+  const auto game = NewGame(unset, v1::Deal());
+  ASSERT_TRUE(game.ok()) << game.status();
   EXPECT_EQ((*game)->num_seats(), 4);
   EXPECT_EQ((*game)->settings().liars_dice().players(), 4);
   EXPECT_EQ((*game)->settings().liars_dice().dice_per_player(), 5);

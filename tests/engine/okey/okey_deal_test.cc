@@ -20,6 +20,7 @@ std::array<int, kTiles> Census(const OkeyDeal& deal) {
     for (const Tile tile : hand) ++seen[tile];
   }
   for (const Tile tile : deal.deck) ++seen[tile];
+  for (const Tile tile : deal.out_of_play) ++seen[tile];
   return seen;
 }
 
@@ -76,6 +77,22 @@ TEST(OkeyDealTest, TheIndicatorIsTheNextNumberedTileAfterTheHands) {
   EXPECT_EQ(deal.hands[1].front(), order[0]);
   EXPECT_EQ(deal.hands[2].front(), order[15]);
   EXPECT_EQ(deal.hands[0].front(), order[15 + 14 * 2]);
+}
+
+TEST(OkeyDealTest, AnExactDeckLeavesTheRestOutOfPlay) {
+  DealPreset preset;
+  preset.hands.push_back({});
+  preset.indicator = *ParseCode("K1");
+  preset.deck = {*ParseCode("Y5"), *ParseCode("F")};
+  preset.exact_deck = true;
+  const OkeyDeal deal = DealFromPreset(preset, /*seed=*/9, 4, /*starter=*/0, 15);
+  ASSERT_EQ(deal.deck.size(), 2u);
+  EXPECT_EQ(TileName(deal.deck[0]), "Y5");
+  EXPECT_EQ(TileName(deal.deck[1]), "F");
+  EXPECT_EQ(deal.out_of_play.size(), static_cast<size_t>(kTiles - 1 - 2 - 15 - 14 * 3));
+  for (const int count : Census(deal)) EXPECT_EQ(count, 1);
+  preset.exact_deck = false;
+  EXPECT_TRUE(DealFromPreset(preset, 9, 4, 0, 15).out_of_play.empty());
 }
 
 }  // namespace

@@ -112,10 +112,22 @@ TEST(OkeyMeldsTest, TilesGoAtARunsEndsASetsMissingColourOrInAnOkeysPlace) {
   EXPECT_EQ(taken_out.wilds, 0);
   EXPECT_EQ(taken_out.wild_positions, 0);
 
+  // In a set the okey's colour stays open: named K9, it still makes way for Y9, and K9 may join
+  // beside it.
   const Meld set = CheckMeld(std::vector{P("R9"), P("B9"), WildAs("K9")}, kJokers).meld;
-  EXPECT_THAT(PlacesFor(set, T("Y9"), kJokers), ElementsAre(AddPlace::kSetColour));
-  EXPECT_THAT(PlacesFor(set, T("K9"), kJokers), ElementsAre(AddPlace::kReplaceWild));
+  EXPECT_THAT(PlacesFor(set, T("Y9"), kJokers),
+              ElementsAre(AddPlace::kSetColour, AddPlace::kReplaceWild));
+  EXPECT_THAT(PlacesFor(set, T("K9"), kJokers),
+              ElementsAre(AddPlace::kSetColour, AddPlace::kReplaceWild));
   EXPECT_THAT(PlacesFor(set, T("R9", 1), kJokers), IsEmpty());
+  const Meld beside = WithTile(set, T("K9"), AddPlace::kSetColour, kJokers);
+  EXPECT_EQ(beside.named_colours, 0);  // the okey stands for whatever is missing: Y9
+  EXPECT_THAT(PlacesFor(beside, T("Y9"), kJokers), ElementsAre(AddPlace::kReplaceWild));
+  const Meld swapped = WithTile(set, T("Y9"), AddPlace::kReplaceWild, kJokers);
+  EXPECT_EQ(swapped.wilds, 0);
+  EXPECT_EQ(swapped.named_colours, 0);
+  EXPECT_EQ(swapped.real_colours, 0b1011);  // R, B and Y
+  EXPECT_THAT(PlacesFor(swapped, T("K9"), kJokers), ElementsAre(AddPlace::kSetColour));
   const Meld open = CheckMeld(std::vector{P("R9"), P("B9"), WildOpen()}, kJokers).meld;
   EXPECT_THAT(PlacesFor(open, T("Y9"), kJokers),
               ElementsAre(AddPlace::kSetColour, AddPlace::kReplaceWild));
@@ -123,6 +135,45 @@ TEST(OkeyMeldsTest, TilesGoAtARunsEndsASetsMissingColourOrInAnOkeysPlace) {
   EXPECT_EQ(full.Size(), 4);
   EXPECT_THAT(PlacesFor(full, T("K9"), kJokers), ElementsAre(AddPlace::kReplaceWild));
   EXPECT_THAT(PlacesFor(full, kWild + 1, kJokers), IsEmpty());
+}
+
+TEST(OkeyMeldsTest, AnOkeyNamedInASetOfTwoOkeysMakesWayForAnyMissingColour) {
+  // R9 with okeys named B9 and K9: Y9 takes out the one named lowest (B, as WithTile documents).
+  const Meld set = CheckMeld(std::vector{P("R9"), WildAs("B9"), WildAs("K9")}, kJokers).meld;
+  EXPECT_THAT(PlacesFor(set, T("Y9"), kJokers),
+              ElementsAre(AddPlace::kSetColour, AddPlace::kReplaceWild));
+  const Meld swapped = WithTile(set, T("Y9"), AddPlace::kReplaceWild, kJokers);
+  EXPECT_EQ(swapped.wilds, 1);
+  EXPECT_EQ(swapped.named_colours, 1 << kBlack);
+}
+
+TEST(OkeyMeldsTest, OneMeldIsOneRunOrOneSetUnderSomeReadingOfItsOkeys) {
+  auto counts = [](std::vector<const char*> names, int wilds) {
+    FaceCounts faces;
+    for (const char* name : names) ++faces.count[*ParseFace(name)];
+    faces.wilds = wilds;
+    return faces;
+  };
+  EXPECT_TRUE(IsOneMeld(counts({"K12", "K13", "K1"}, 0)));
+  EXPECT_TRUE(IsOneMeld(counts({"K1", "K2"}, 1)));
+  EXPECT_TRUE(IsOneMeld(counts({"K1", "K13"}, 1)));         // 12-13-1
+  EXPECT_FALSE(IsOneMeld(counts({"K1", "K2", "K13"}, 0)));  // 13-1-2 wraps
+  EXPECT_TRUE(IsOneMeld(counts({"R9", "B9", "K9"}, 1)));
+  EXPECT_FALSE(IsOneMeld(counts({"R9", "B9", "K9", "Y9"}, 1)));  // a set of five
+  EXPECT_FALSE(IsOneMeld(counts({"R9", "R9", "B9"}, 0)));
+  EXPECT_FALSE(IsOneMeld(counts({"R9", "B9"}, 0)));
+  // K1..K13 and another K1: two runs (K1-K10, K11-K13-K1), never one.
+  std::vector<const char*> thirteen = {"K1", "K2", "K3",  "K4",  "K5",  "K6", "K7",
+                                       "K8", "K9", "K10", "K11", "K12", "K13"};
+  EXPECT_TRUE(IsOneMeld(counts(thirteen, 0)));
+  FaceCounts fourteen = counts(thirteen, 0);
+  ++fourteen.count[*ParseFace("K1")];
+  EXPECT_FALSE(IsOneMeld(fourteen));
+  // Two sets in one group.
+  EXPECT_FALSE(IsOneMeld(counts({"R9", "B9", "K9", "R10", "B10", "K10"}, 0)));
+  // A gap two okeys fill, and one they cannot.
+  EXPECT_TRUE(IsOneMeld(counts({"Y3", "Y6"}, 2)));
+  EXPECT_FALSE(IsOneMeld(counts({"Y3", "Y7"}, 2)));
 }
 
 TEST(OkeyMeldsTest, ARunOfThirteenTakesNoMoreTiles) {
@@ -148,6 +199,11 @@ TEST(OkeyMeldsTest, LayOffTargetsAndPenaltyTilesLookAtEveryMeldOnTheTable) {
               ElementsAre(LayOffTarget{2, AddPlace::kSetColour}));
   EXPECT_TRUE(IsPenaltyTile(table, T("B10"), kJokers));
   EXPECT_TRUE(IsPenaltyTile(table, T("K7"), kJokers));
+  // Beside a set whose okey was named K9, the real K9 still joins: a penalty tile.
+  const std::vector<Meld> named = {
+      CheckMeld(std::vector{P("R9"), P("B9"), WildAs("K9")}, kJokers).meld};
+  EXPECT_TRUE(IsPenaltyTile(named, T("K9"), kJokers));
+  EXPECT_TRUE(IsPenaltyTile(named, T("Y9"), kJokers));
   // K5 only takes the okey out of K4-okey-K6: not a penalty tile.
   EXPECT_THAT(LayOffTargets(table, T("K5"), kJokers),
               ElementsAre(LayOffTarget{1, AddPlace::kReplaceWild}));
