@@ -36,7 +36,8 @@ inline v1::SeatSpec Bot(const std::string& kind) {
 // The token minted for `seat` in these tests.
 inline std::string TokenOf(int seat) { return absl::StrCat("seat-token-", seat); }
 
-// A Liar's dice table with one seat per spec, the deal drawn from `seed`.
+// A Liar's dice table with one seat per spec, the deal drawn from `seed`; dice_per_player 0 means
+// the default.
 inline v1::TableLogEntry CreatedEntry(const std::vector<v1::SeatSpec>& seats, uint64_t seed,
                                       int turn_seconds = 0, int dice_per_player = 0) {
   v1::TableLogEntry entry;
@@ -47,7 +48,8 @@ inline v1::TableLogEntry CreatedEntry(const std::vector<v1::SeatSpec>& seats, ui
   created->set_match_id("match-1");
   v1::LiarsDiceSettings* settings = created->mutable_settings()->mutable_liars_dice();
   settings->set_players(static_cast<int>(seats.size()));
-  settings->set_dice_per_player(dice_per_player);
+  // Unset asks for the default: a written 0 is refused.
+  if (dice_per_player > 0) settings->set_dice_per_player(dice_per_player);
   created->mutable_deal()->set_seed(seed);
   created->mutable_options()->set_turn_seconds(turn_seconds);
   for (int index = 0; index < static_cast<int>(seats.size()); ++index) {
