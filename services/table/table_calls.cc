@@ -156,6 +156,12 @@ void TableHost::GetView(const common::Identity& caller, const v1::GetViewRequest
         if (table.session->practice()) {
           *response.mutable_practice() = table.session->PracticeState();
         }
+        if (const v1::DealCommitment* commitment = table.session->commitment()) {
+          *response.mutable_commitment() = *commitment;
+        }
+        if (std::optional<v1::DealReveal> reveal = table.session->reveal()) {
+          *response.mutable_reveal() = *std::move(reveal);
+        }
         return absl::StatusOr<v1::GetViewResponse>(std::move(response));
       },
       std::move(done));

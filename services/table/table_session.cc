@@ -136,6 +136,7 @@ absl::StatusOr<AppliedEntry> TableSession::ApplyMove(const v1::TableLogEntry& en
   applied.entry = entry;
   applied.events = std::move(outcome.events);
   applied.result = result();
+  applied.reveal = reveal();
   applied.to_act = game_->SeatsToAct();
   return applied;
 }

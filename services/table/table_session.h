@@ -173,9 +173,14 @@ class TableSession {
   absl::StatusOr<std::optional<std::vector<v1::TableUpdate>>> ResumeFor(int seat,
                                                                         uint64_t after_seq) const;
   std::vector<v1::SeatStatus> SeatStatuses() const;
+  // The deal's commitment (docs/fairness.md); null for a table created before commitments existed.
+  const v1::DealCommitment* commitment() const;
+  // The seed material the commitment hashes: only once the game is over (and with a commitment).
+  std::optional<v1::DealReveal> reveal() const;
   std::vector<SeatOutcome> SeatOutcomes() const;
   v1::TableSummary Summary() const;
-  // The whole game, hidden information included: serve only once over().
+  // The whole game, hidden information included (the reveal only once over()): serve only once
+  // over(), or to an admin.
   v1::Replay ReplayRecord() const;
 
  private:

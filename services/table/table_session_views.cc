@@ -1,8 +1,10 @@
 // What participants may see and who may act as which seat: tokens, snapshots, resumed streams,
 // seat statuses, and the records kept once the game is over.
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
+#include "services/table/deal_commitment.h"
 #include "services/table/seat_tokens.h"
 #include "services/table/table_session.h"
 
@@ -67,6 +69,17 @@ void TableSession::AddLiveViews(AppliedEntry& applied) const {
   }
 }
 
+const v1::DealCommitment* TableSession::commitment() const {
+  return created_.has_commitment() ? &created_.commitment() : nullptr;
+}
+
+std::optional<v1::DealReveal> TableSession::reveal() const {
+  if (!game_->IsOver() || !created_.has_commitment()) return std::nullopt;
+  // CheckCreated made sure the salt is 64 hex digits.
+  return Reveal(created_.commitment().source(), absl::HexStringToBytes(created_.deal_salt()),
+                created_.deal());
+}
+
 v1::TableUpdate TableSession::SnapshotFor(int seat) const {
   v1::TableUpdate update;
   update.set_seq(seq_);
@@ -81,6 +94,8 @@ v1::TableUpdate TableSession::SnapshotFor(int seat) const {
   snapshot->set_over(game_->IsOver());
   if (game_->IsOver()) *snapshot->mutable_result() = game_->Result();
   if (practice()) *snapshot->mutable_practice() = PracticeState();
+  if (commitment() != nullptr) *snapshot->mutable_commitment() = *commitment();
+  if (std::optional<v1::DealReveal> revealed = reveal()) *snapshot->mutable_reveal() = *revealed;
   return update;
 }
 
@@ -127,6 +142,7 @@ v1::TableSummary TableSession::Summary() const {
   summary.set_over(game_->IsOver());
   *summary.mutable_created_at() = ToTimestamp(created_at_);
   summary.set_practice(practice());
+  if (commitment() != nullptr) *summary.mutable_commitment() = *commitment();
   return summary;
 }
 
@@ -139,6 +155,8 @@ v1::Replay TableSession::ReplayRecord() const {
   for (const v1::ReplayMove& move : moves_) *replay.add_moves() = move;
   if (game_->IsOver()) *replay.mutable_result() = game_->Result();
   *replay.mutable_seats() = created_.seats();
+  if (commitment() != nullptr) *replay.mutable_commitment() = *commitment();
+  if (std::optional<v1::DealReveal> revealed = reveal()) *replay.mutable_reveal() = *revealed;
   return replay;
 }
 

@@ -20,6 +20,7 @@ v1::TableUpdate UpdateFor(const AppliedEntry& applied, int recipient) {
       if (engine::IsVisibleTo(event, recipient)) *move->add_events() = event;
     }
     if (applied.result.has_value()) *move->mutable_result() = *applied.result;
+    if (applied.reveal.has_value()) *move->mutable_reveal() = *applied.reveal;
     for (const int seat : applied.to_act) move->add_to_act(seat);
   } else if (entry.has_practice()) {
     v1::PracticeChange* change = update.mutable_practice();

@@ -10,6 +10,7 @@
 #include "absl/time/time.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "kahve/v1/engine.pb.h"
+#include "kahve/v1/fairness.pb.h"
 #include "kahve/v1/table.pb.h"
 
 namespace kahve::table {
@@ -30,6 +31,8 @@ struct AppliedEntry {
   std::vector<v1::Event> events;
   // Set when the entry ended the game.
   std::optional<v1::Result> result;
+  // Set with `result` at a table with a deal commitment: the seed material, public from then on.
+  std::optional<v1::DealReveal> reveal;
   // After a move, an undo or a redo: the seats that may act next (public, sent to everyone).
   std::vector<int> to_act;
   // A practice change: the table's practice state afterwards, and after an undo or redo every
@@ -42,7 +45,8 @@ struct AppliedEntry {
 };
 
 // The update `recipient` (a seat, or engine::kSpectator) receives for `applied`: a MoveApplied with
-// only the events it may see (engine::IsVisibleTo), or the SeatChange as it is.
+// only the events it may see (engine::IsVisibleTo), and the result and reveal of the move that ends
+// the game; or the SeatChange as it is.
 v1::TableUpdate UpdateFor(const AppliedEntry& applied, int recipient);
 // Sets update.view and update.legal_moves (streams opened with_view).
 void AttachView(const RecipientView& view, v1::TableUpdate& update);

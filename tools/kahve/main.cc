@@ -45,6 +45,9 @@ constexpr char kUsage[] =
     "  serve --all | SERVICE... [--port -1|0] [--metrics_port -1|0]\n"
     "      runs kahve-rating, kahve-table and kahve-matchmaking (or the ones named) in one\n"
     "      process, each on its default ports (-1) or free ones (0), until SIGTERM or SIGINT\n"
+    "  verify REPLAY.json [STREAM.jsonl...]\n"
+    "      checks a finished game's deal commitment against its revealed seed and replays its\n"
+    "      moves; checks saved Connect streams against it (docs/fairness.md)\n"
 #endif
     ;
 
@@ -73,6 +76,7 @@ int main(int argc, char** argv) {
   if (command == "load") return kahve::tools::LoadCommand(args);
   if (command == "demo") return kahve::tools::DemoCommand(args);
   if (command == "serve") return kahve::tools::ServeCommand(args);
+  if (command == "verify") return kahve::tools::VerifyCommand(args);
 #endif
   if (command == "help") {
     std::fputs(kUsage, stdout);
