@@ -1,10 +1,15 @@
 #include "services/common/service_process.h"
 
+#include "absl/flags/usage.h"
+#include "absl/strings/str_cat.h"
 #include "services/common/logging.h"
 
 namespace kahve::common {
 
 int RunServiceMain(int argc, char** argv, const ServiceDescription& service) {
+  absl::SetProgramUsageMessage(absl::StrCat(
+      service.name, ": ", service.summary, "\nUsage: ", service.name,
+      " [--flag=value ...]   (docs/configuration.md has every flag; docs/operations.md how to run it)"));
   StartServiceProcess(argc, argv);
   auto process =
       service.start(ServerSettingsFromFlags(service.default_port, service.default_metrics_port));
