@@ -55,7 +55,7 @@ void PrintFlagHelp(std::FILE* out, std::string_view usage,
   std::fprintf(out, "%s\n", std::string(usage).c_str());
   std::vector<const absl::CommandLineFlag*> flags;
   for (const auto& [name, flag] : absl::GetAllFlags()) {
-    if (IsKahveFlag(*flag) && (!shown || shown(name))) flags.push_back(flag);
+    if (IsKahveFlag(*flag) && (!shown || shown(std::string(name)))) flags.push_back(flag);
   }
   if (flags.empty()) return;
   std::sort(flags.begin(), flags.end(),

@@ -9,7 +9,6 @@
 
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #ifdef KAHVE_WITH_SERVICES
 #include "services/common/config.h"
@@ -107,7 +106,7 @@ const std::vector<Command>& Commands() {
 
 std::string Usage() {
   std::string usage = "kahve COMMAND [flags]   (kahve COMMAND --help: the command and its flags)\n";
-  for (const Command& command : Commands()) absl::StrAppend(&usage, command.usage);
+  for (const Command& command : Commands()) usage += command.usage;
   return usage;
 }
 
@@ -141,8 +140,9 @@ int Help(std::string_view name) {
     std::fputs(Usage().c_str(), stdout);
     return 0;
   }
-  const std::string usage =
-      absl::StrCat("kahve ", absl::StripLeadingAsciiWhitespace(command->usage));
+  std::string_view synopsis = command->usage;
+  synopsis.remove_prefix(synopsis.find_first_not_of(' '));
+  const std::string usage = absl::StrCat("kahve ", std::string(synopsis));
 #ifdef KAHVE_WITH_SERVICES
   kahve::common::PrintFlagHelp(stdout, usage, [command](std::string_view flag) {
     return command->every_flag ||
