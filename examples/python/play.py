@@ -24,7 +24,6 @@ import random
 import sys
 import threading
 import time
-import traceback
 
 import grpc
 
@@ -131,18 +130,9 @@ def check_table(game, seats, outcomes):
         raise ProtocolError(f"{game.ruleset}: the seats are {first.names}, not the example's players")
 
 
-def main():
-    args = parse_args()
-    printer = Printer()
-    lineup = make_players(args, printer)
+def play_all(lineup, clients, printer):
+    """Plays every game of the lineup, checks it and what the rating service recorded."""
     started = time.monotonic()
-    # A watchdog rather than per-step deadlines: the steps wait on streams; this bounds the run.
-    watchdog = threading.Timer(args.timeout, lambda: (printer(f"play.py: FAILED: no end within "
-                                                              f"{args.timeout:g} s"), os._exit(1)))
-    watchdog.daemon = True
-    watchdog.start()
-
-    clients = Clients(args.matchmaking, args.rating)
     error_probes = probes.ErrorDetailProbes()
     run_id = f"py{os.getpid()}-{int(time.time())}"
     done = queue.Queue()
@@ -156,16 +146,9 @@ def main():
     outcomes = {}
     for _ in everyone:
         p, outcome = done.get()
-        if isinstance(outcome, grpc.RpcError):
-            printer(f"play.py: FAILED: {p.game.ruleset} {p.player_id}: {describe(outcome)}")
-            return 1
-        if isinstance(outcome, ProtocolError):
-            printer(f"play.py: FAILED: {p.game.ruleset} {p.player_id}: {outcome}")
-            return 1
         if isinstance(outcome, BaseException):
-            printer(f"play.py: FAILED: {p.game.ruleset} {p.player_id}:\n" +
-                    "".join(traceback.format_exception(outcome)).rstrip())
-            return 1
+            printer(f"[{p.log.prefix}] failed")
+            raise outcome
         outcomes[p.player_id] = outcome
 
     for game, seats in lineup:
@@ -183,16 +166,30 @@ def main():
         mine = [outcomes[p.player_id] for p in seats]
         printer(f"   {game.ruleset:<14} {sum(o.moves for o in mine):5d} moves  seq {mine[0].final_seq:5d}"
                 f"  {max(o.seconds for o in mine):6.1f} s")
-    for name, detail in sorted(error_probes.shown.items()):
+    for detail in error_probes.shown.values():
         printer(f"   decoded {detail_text(detail)}")
     printer(f"== ok: {len(lineup)} games in {time.monotonic() - started:.1f} s")
-    clients.close()
-    return 0
+
+
+def main():
+    args = parse_args()
+    printer = Printer()
+    lineup = make_players(args, printer)
+    # A watchdog rather than per-step deadlines: the steps wait on streams; this bounds the run.
+    watchdog = threading.Timer(args.timeout, lambda: (printer(f"play.py: FAILED: no end within "
+                                                              f"{args.timeout:g} s"), os._exit(1)))
+    watchdog.daemon = True
+    watchdog.start()
+    clients = Clients(args.matchmaking, args.rating)
+    try:
+        play_all(lineup, clients, printer)
+    finally:
+        clients.close()
 
 
 if __name__ == "__main__":
     try:
-        sys.exit(main())
+        main()
     except ProtocolError as err:
         print(f"play.py: FAILED: {err}", file=sys.stderr)
         sys.exit(1)
