@@ -54,7 +54,8 @@ def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument("--matchmaking", default="127.0.0.1:50051")
     parser.add_argument("--rating", default="127.0.0.1:50053")
-    parser.add_argument("--token", action="append", default=[], help="a player's JWT; once per seat")
+    parser.add_argument("--token", action="append", default=[],
+                        help="a player's JWT; once per seat")
     parser.add_argument("--games", default=",".join(g.ruleset for g in games.GAMES),
                         help="the rulesets to play, comma-separated (default: all)")
     parser.add_argument("--seed", type=int, default=1, help="seeds the players' choices")
@@ -65,7 +66,7 @@ def parse_args():
 
 
 def subject(jwt):
-    """The token's sub: the player id everywhere (docs/api.md section 1). Reading it needs no key."""
+    """The token's sub: the player id everywhere (docs/api.md section 1); read without a key."""
     payload = jwt.split(".")[1] if jwt.count(".") == 2 else ""
     claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)) or b"{}")
     if not isinstance(claims.get("sub"), str):
@@ -80,7 +81,9 @@ def make_players(args, printer):
     if len(args.token) != needed:
         raise SystemExit(f"play.py: {', '.join(g.ruleset for g in chosen)} need {needed} --token, "
                          f"got {len(args.token)}")
-    shown = {g.ruleset for g in games.GAMES} if args.show_moves == "all" else set(args.show_moves.split(","))
+    shown = set(args.show_moves.split(","))
+    if args.show_moves == "all":
+        shown = {g.ruleset for g in games.GAMES}
     tokens = iter(args.token)
     lineup = []
     for game in chosen:
@@ -115,7 +118,7 @@ def run_player(p, clients, run_id, error_probes, done):
 
 
 def check_table(game, seats, outcomes):
-    """The players of a game sat at one table, on different seats, with no bot, and saw one result."""
+    """A game's players sat at one table, each on its own seat, with no bot, and saw one result."""
     first = outcomes[seats[0].player_id]
     for p in seats:
         o = outcomes[p.player_id]
@@ -124,10 +127,20 @@ def check_table(game, seats, outcomes):
             raise ProtocolError(f"{game.ruleset}: the players were seated at different tables")
         if o.names.get(o.assignment.seat) != p.player_id:
             raise ProtocolError(f"{game.ruleset}: seat {o.assignment.seat} is not {p.player_id}'s")
-        if o.result.SerializeToString(deterministic=True) != first.result.SerializeToString(deterministic=True):
+        if o.result != first.result:
             raise ProtocolError(f"{game.ruleset}: the seats saw different results")
     if sorted(first.names.values()) != sorted(p.player_id for p in seats):
-        raise ProtocolError(f"{game.ruleset}: the seats are {first.names}, not the example's players")
+        raise ProtocolError(f"{game.ruleset}: the seats are {first.names}, not the example's")
+
+
+def check_game(game, seats, outcomes, clients, printer):
+    """A finished game: its table, its result and what the rating service recorded."""
+    check_table(game, seats, outcomes)
+    # The last of its players to see the end: the time the records are waited for from.
+    outcome = max((outcomes[p.player_id] for p in seats), key=lambda o: o.ended)
+    log = printer.prefixed(game.ruleset)
+    log(f"result: {result_text(outcome.result, outcome.names)}")
+    records.check_records(game, outcome, seats, clients.rating, log)
 
 
 def play_all(lineup, clients, printer):
@@ -137,12 +150,14 @@ def play_all(lineup, clients, printer):
     run_id = f"py{os.getpid()}-{int(time.time())}"
     done = queue.Queue()
     everyone = [p for _, seats in lineup for p in seats]
-    printer(f"== {len(everyone)} players queue for {len(lineup)} games: " +
-            "; ".join(f"{g.ruleset} ({', '.join(p.player_id for p in seats)})" for g, seats in lineup))
+    games_text = "; ".join(f"{g.ruleset} ({', '.join(p.player_id for p in seats)})"
+                           for g, seats in lineup)
+    printer(f"== {len(everyone)} players queue for {len(lineup)} games: {games_text}")
     for p in everyone:
         threading.Thread(target=run_player, args=(p, clients, run_id, error_probes, done),
                          name=p.player_id, daemon=True).start()
 
+    # Each game is checked, and its record looked up, as soon as all its players are done.
     outcomes = {}
     for _ in everyone:
         p, outcome = done.get()
@@ -150,22 +165,18 @@ def play_all(lineup, clients, printer):
             printer(f"[{p.log.prefix}] failed")
             raise outcome
         outcomes[p.player_id] = outcome
-
-    for game, seats in lineup:
-        check_table(game, seats, outcomes)
-        outcome = outcomes[seats[0].player_id]
-        log = printer.prefixed(game.ruleset)
-        log(f"result: {result_text(outcome.result, outcome.names)}")
-        records.check_records(game, outcome, seats, clients.rating, log)
+        seats = next(seats for game, seats in lineup if game is p.game)
+        if all(q.player_id in outcomes for q in seats):
+            check_game(p.game, seats, outcomes, clients, printer)
     if any(g.ruleset == probes.RULESET for g, _ in lineup) and error_probes.missing():
         raise ProtocolError(f"no turn came for the probes {', '.join(error_probes.missing())}")
 
-    printer("== summary: game, moves played by the example's players, table seq at the end, seconds "
-            "from Connect to the result")
+    printer("== summary: game, moves played by the example's players, table seq at the end, "
+            "seconds from Connect to the result")
     for game, seats in lineup:
         mine = [outcomes[p.player_id] for p in seats]
-        printer(f"   {game.ruleset:<14} {sum(o.moves for o in mine):5d} moves  seq {mine[0].final_seq:5d}"
-                f"  {max(o.seconds for o in mine):6.1f} s")
+        printer(f"   {game.ruleset:<14} {sum(o.moves for o in mine):5d} moves  "
+                f"seq {mine[0].final_seq:5d}  {max(o.seconds for o in mine):6.1f} s")
     for detail in error_probes.shown.values():
         printer(f"   decoded {detail_text(detail)}")
     printer(f"== ok: {len(lineup)} games in {time.monotonic() - started:.1f} s")

@@ -17,7 +17,7 @@ fail() {
 }
 
 build="${1:-$root/build}"
-[ -d "$build" ] || fail "no build folder $build: build the project first (cmake --preset default ...)"
+[ -d "$build" ] || fail "no build folder $build: build the project first (cmake --preset default)"
 build="$(cd "$build" && pwd)"
 
 # --- Debian's Python, grpcio and protobuf; protoc and gRPC's Python plugin -----------------------
@@ -27,7 +27,8 @@ python=/usr/bin/python3
 plugin=/usr/bin/grpc_python_plugin
 if ! "$python" -c 'import grpc, google.protobuf' 2>/dev/null || ! command -v protoc >/dev/null ||
   [ ! -x "$plugin" ]; then
-  [ "$(id -u)" -eq 0 ] || fail "python3-grpcio, python3-protobuf or protoc missing: run scripts/install-deps.sh as root"
+  [ "$(id -u)" -eq 0 ] ||
+    fail "python3-grpcio, python3-protobuf or protoc missing: run scripts/install-deps.sh as root"
   bash "$root/scripts/install-deps.sh"
 fi
 
@@ -51,7 +52,7 @@ kahve_start_services --pass_interval_ms 100 --bot_fill=false
 # --- The client ---------------------------------------------------------------------------------
 # One player per seat of play.py's games, in its order (kahve_example/games.py): Liar's dice 2,
 # okey 2, okey51 4, okey101 4, Mexican Train 2. Tokens as a deployment's identity provider would
-# hand them out; here signed with the stack's HS256 secret (KAHVE_JWT_HS256_SECRET, scripts/stack.sh).
+# hand them out; here signed with the stack's HS256 secret (KAHVE_JWT_HS256_SECRET, stack.sh).
 players=(ana bora can deniz ece fatih gul hakan ilke jale kaan lale mert nur)
 token_args=()
 for player in "${players[@]}"; do

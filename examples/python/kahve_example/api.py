@@ -29,21 +29,24 @@ __all__ = [
 # A stuck server fails the run instead of hanging it.
 UNARY_DEADLINE_SECONDS = 10
 
-# Worth another try with the same request: the server was away (shutting down, restarting,
-# overloaded) or the answer was lost. Only for calls that are safe to repeat: reads, and writes
-# with a request id.
-TRANSIENT = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
+# Worth another try with the same request (docs/api.md section 4): the server was away (shutting
+# down, restarting, overloaded), or the answer was lost (our deadline passed, or a server shutting
+# down cancelled the call; this client cancels no unary call itself). Only for calls that are
+# safe to repeat: reads, and writes with a request id.
+TRANSIENT = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
+                       grpc.StatusCode.CANCELLED})
 MAX_RETRIES = 6
 
 # The trailer of gRPC's rich error model (docs/api.md section 4).
 DETAILS_TRAILER = "grpc-status-details-bin"
 # The detail kinds this client knows, by full name: an Any's type URL ends in it. More kinds may
 # be added to the API; unknown ones are skipped.
-DETAIL_TYPES = {cls.DESCRIPTOR.full_name: cls for cls in (table_pb2.PlayRejection, table_pb2.StaleSeq)}
+DETAIL_TYPES = {cls.DESCRIPTOR.full_name: cls
+                for cls in (table_pb2.PlayRejection, table_pb2.StaleSeq)}
 
 
 class ProtocolError(Exception):
-    """The server broke a promise of the API (a lost update, a status that disagrees with itself)."""
+    """The server broke a promise of the API (a lost update, a status at odds with itself)."""
 
 
 def bearer(token):
@@ -80,10 +83,15 @@ class Clients:
 
 def call(method, request, token, retry=False, on_retry=None):
     """One unary call with a deadline. With retry, a transient failure is retried with back-off
-    (the same request, so the same request id); on_retry(err) hears of each retry."""
+    (the same request, so the same request id); on_retry(err) hears of each retry.
+
+    wait_for_ready: a call made while the channel reconnects (a table host restarting) waits for
+    it, up to the deadline. Without it, grpcio 1.51 failed such calls at once with the last
+    connection error ("Connection refused") for several seconds after the host was back."""
     for attempt in range(MAX_RETRIES + 1):
         try:
-            return method(request, metadata=bearer(token), timeout=UNARY_DEADLINE_SECONDS)
+            return method(request, metadata=bearer(token), timeout=UNARY_DEADLINE_SECONDS,
+                          wait_for_ready=True)
         except grpc.RpcError as err:
             if not retry or err.code() not in TRANSIENT or attempt == MAX_RETRIES:
                 raise
@@ -106,7 +114,8 @@ def status_details(err):
     the type URL type.googleapis.com/kahve.v1.<Name>. Details of kinds not in DETAIL_TYPES are left
     out.
     """
-    raw = next((value for key, value in err.trailing_metadata() or () if key == DETAILS_TRAILER), None)
+    trailers = err.trailing_metadata() or ()
+    raw = next((value for key, value in trailers if key == DETAILS_TRAILER), None)
     if raw is None:
         return []
     status = table_pb2.RpcStatus.FromString(raw)

@@ -10,7 +10,7 @@ def message_text(message):
 
 
 def detail_text(detail):
-    """A decoded error detail with its type, e.g. 'kahve.v1.StaleSeq { table_seq: 7 expected_seq: 6 }'."""
+    """A decoded detail with its type: 'kahve.v1.StaleSeq { table_seq: 7 expected_seq: 6 }'."""
     return f"{detail.DESCRIPTOR.full_name} {{ {message_text(detail)} }}"
 
 

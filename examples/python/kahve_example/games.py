@@ -39,4 +39,5 @@ def find(ruleset):
     for game in GAMES:
         if game.ruleset == ruleset:
             return game
-    raise ValueError(f"no game for ruleset {ruleset!r}; known: {', '.join(g.ruleset for g in GAMES)}")
+    known = ", ".join(g.ruleset for g in GAMES)
+    raise ValueError(f"no game for ruleset {ruleset!r}; known: {known}")

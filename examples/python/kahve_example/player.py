@@ -40,6 +40,7 @@ class Outcome:
     moves: int  # the moves this player played
     final_seq: int
     seconds: float  # from Connect to the result
+    ended: float  # time.monotonic() when the stream ended
 
 
 class Seat:
@@ -55,7 +56,8 @@ class Seat:
         and seq (the table keeps request ids per seat), so a retry plays the move once."""
         return table_pb2.PlayRequest(table_id=self.assignment.table_id,
                                      seat_token=self.assignment.seat_token, move=move,
-                                     request_id=f"move-{expected_seq}{tag}", expected_seq=expected_seq)
+                                     request_id=f"move-{expected_seq}{tag}",
+                                     expected_seq=expected_seq)
 
     def send(self, request):
         """Plays; retried with the same request on a transient failure."""
@@ -83,18 +85,21 @@ def queue(player, clients, run_id):
 
 def _watch(player, clients, ticket_id):
     final = None
-    updates = clients.matchmaking.WatchTicket(matchmaking_pb2.WatchTicketRequest(ticket_id=ticket_id),
-                                              metadata=api.bearer(player.token))
+    request = matchmaking_pb2.WatchTicketRequest(ticket_id=ticket_id)
+    updates = clients.matchmaking.WatchTicket(request, metadata=api.bearer(player.token),
+                                              wait_for_ready=True)
     for update in updates:
         if update.state == matchmaking_pb2.TicketUpdate.QUEUED:
-            player.log(f"queued: {update.queue_size} waiting, expected wait {update.expected_wait_seconds} s")
+            player.log(f"queued: {update.queue_size} waiting, "
+                       f"expected wait {update.expected_wait_seconds} s")
         else:
             final = update
     # After a final state the server ends the stream with OK.
     if final is None:
         raise ProtocolError(f"WatchTicket {ticket_id} ended without a final state")
     if final.state != matchmaking_pb2.TicketUpdate.MATCHED:
-        raise RuntimeError(f"ticket {ticket_id} {matchmaking_pb2.TicketUpdate.State.Name(final.state)}")
+        state = matchmaking_pb2.TicketUpdate.State.Name(final.state)
+        raise RuntimeError(f"ticket {ticket_id} {state}")
     return final.assignment
 
 
@@ -113,14 +118,16 @@ def play(player, clients, assignment, probes):
             if names is None:
                 names = {s.seat: s.player_id or f"bot:{s.bot_kind}" for s in update.snapshot.seats}
                 to_act = ", ".join(map(str, update.snapshot.view.to_act)) or "-"
-                player.log(f"snapshot at seq {update.seq}: seats {_seats_text(names)}; to act: {to_act}")
+                player.log(f"snapshot at seq {update.seq}: seats {_seats_text(names)}; "
+                           f"to act: {to_act}")
             if update.snapshot.over:
                 result = update.snapshot.result
         elif kind == "move" and update.move.HasField("result"):
             result = update.move.result
         elif kind == "seat_change":
             change = update.seat_change
-            player.log(f"seq {update.seq}: seat {change.seat} {table_pb2.SeatChange.Kind.Name(change.kind)}")
+            kind_name = table_pb2.SeatChange.Kind.Name(change.kind)
+            player.log(f"seq {update.seq}: seat {change.seat} {kind_name}")
         view, legal = table_stream.state_after(update)
         if view is None or view.over or not legal:
             continue
@@ -133,7 +140,7 @@ def play(player, clients, assignment, probes):
     if result is None or names is None:
         raise ProtocolError("the table stream ended without a result")
     return Outcome(assignment=assignment, names=names, result=result, moves=moves,
-                   final_seq=last_seq, seconds=time.monotonic() - started)
+                   final_seq=last_seq, seconds=time.monotonic() - started, ended=time.monotonic())
 
 
 def _play(seat, move, seq, choices):

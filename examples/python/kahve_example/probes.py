@@ -5,8 +5,9 @@ At a turn of a Liar's dice seat (the ruleset whose legal moves are all listed, d
 
 - a Play of a legal move with expected_seq one behind the table: ABORTED with a kahve.v1.StaleSeq
   detail naming the table's seq and the one sent;
-- a Play of a move the seat was offered at an earlier turn and is not offered now: FAILED_PRECONDITION
-  with a kahve.v1.PlayRejection detail, the reason the rules refuse it and the table's seq.
+- a Play of a move the seat was offered at an earlier turn and is not offered now:
+  FAILED_PRECONDITION with a kahve.v1.PlayRejection detail, the reason the rules refuse it and
+  the table's seq.
 
 Both are decoded from the grpc-status-details-bin trailer (api.status_details) and checked. A
 refusal changes nothing, so the seat's real move then plays at the same expected_seq.
@@ -37,7 +38,9 @@ class ErrorDetailProbes:
         moves and every move offered at the seat's earlier turns (bytes -> Move)."""
         if seat.player.game.ruleset != RULESET:
             return
-        if seq >= 1 and self._claim("StaleSeq"):
+        # At seq 2 or later, so that neither seq the detail names is 0 (the text format leaves
+        # zeros out).
+        if seq >= 2 and self._claim("StaleSeq"):
             self._stale_seq(seat, seq, legal[0])
         offered = {move.SerializeToString(deterministic=True) for move in legal}
         gone = next((move for key, move in seen.items() if key not in offered), None)
@@ -61,7 +64,8 @@ class ErrorDetailProbes:
             seat.send(request)
         except grpc.RpcError as err:
             return err
-        raise ProtocolError(f"the table accepted {message_text(request.move)}, which it must refuse")
+        raise ProtocolError(f"the table accepted {message_text(request.move)}, "
+                            "which it must refuse")
 
     def _stale_seq(self, seat, seq, move):
         log = seat.player.log
@@ -84,10 +88,12 @@ class ErrorDetailProbes:
         log(f"probe:   -> {api.describe(err)}")
         log(f"probe:   -> detail {detail_text(detail) if detail else 'none'}")
         # The move was legal once, so it is well-formed: the state forbids it now.
-        _check(err.code() == grpc.StatusCode.FAILED_PRECONDITION, f"FAILED_PRECONDITION, not {err.code().name}")
+        _check(err.code() == grpc.StatusCode.FAILED_PRECONDITION,
+               f"FAILED_PRECONDITION, not {err.code().name}")
         _check(detail is not None, "a PlayRejection detail")
         _check(detail.seq == seq, f"PlayRejection names the table's seq {seq}")
-        _check(detail.rejection.reason != engine_pb2.REJECTION_REASON_UNSPECIFIED, "a rejection reason")
+        _check(detail.rejection.reason != engine_pb2.REJECTION_REASON_UNSPECIFIED,
+               "a rejection reason")
         self.shown["PlayRejection"] = detail
 
 

@@ -25,12 +25,14 @@ def follow(stub, table_id, seat_token, token, log):
         request = table_pb2.ConnectRequest(table_id=table_id, seat_token=seat_token, with_view=True)
         if last_seq is not None:
             request.after_seq = last_seq
-        stream = stub.Connect(request, metadata=bearer(token))
+        # Waits for the channel to reconnect, as api.call says.
+        stream = stub.Connect(request, metadata=bearer(token), wait_for_ready=True)
         try:
             for update in stream:
                 is_snapshot = update.WhichOneof("update") == "snapshot"
                 if not is_snapshot and last_seq is not None and update.seq != last_seq + 1:
-                    raise ProtocolError(f"Connect: update {update.seq} after {last_seq}: an update was lost")
+                    raise ProtocolError(f"Connect: update {update.seq} after {last_seq}: "
+                                        "an update was lost")
                 last_seq = update.seq
                 reconnects = 0
                 yield update
