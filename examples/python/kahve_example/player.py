@@ -139,8 +139,9 @@ def play(player, clients, assignment, probes):
             moves += 1
     if result is None or names is None:
         raise ProtocolError("the table stream ended without a result")
+    ended = time.monotonic()
     return Outcome(assignment=assignment, names=names, result=result, moves=moves,
-                   final_seq=last_seq, seconds=time.monotonic() - started, ended=time.monotonic())
+                   final_seq=last_seq, seconds=ended - started, ended=ended)
 
 
 def _play(seat, move, seq, choices):
