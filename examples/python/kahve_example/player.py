@@ -129,7 +129,14 @@ def play(player, clients, assignment, probes):
             kind_name = table_pb2.SeatChange.Kind.Name(change.kind)
             player.log(f"seq {update.seq}: seat {change.seat} {kind_name}")
         view, legal = table_stream.state_after(update)
-        if view is None or view.over or not legal:
+        if view is None or view.over:
+            continue
+        if not legal:
+            # Empty only while the seat may not act (a server older than the legal-move lists
+            # sends none at all).
+            if view.seat in view.to_act:
+                raise ProtocolError(f"seat {view.seat} may act at seq {update.seq}, "
+                                    "but the table lists no legal moves")
             continue
         if probes is not None:
             probes.at_turn(seat, update.seq, legal, seen)
