@@ -71,7 +71,7 @@ void PrintFlagHelp(std::FILE* out, std::string_view usage,
 
 std::vector<char*> ParseFlags(int argc, char** argv) {
   if (AsksForHelp(argc, argv)) {
-    PrintFlagHelp(stdout, absl::ProgramUsageMessage());
+    PrintFlagHelp(stdout, std::string(absl::ProgramUsageMessage()));
     std::exit(0);
   }
   const absl::Status status = ApplyEnvironmentToFlags();

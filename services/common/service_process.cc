@@ -7,9 +7,11 @@
 namespace kahve::common {
 
 int RunServiceMain(int argc, char** argv, const ServiceDescription& service) {
+  const std::string name(service.name);
   absl::SetProgramUsageMessage(absl::StrCat(
-      service.name, ": ", service.summary, "\nUsage: ", service.name,
-      " [--flag=value ...]   (docs/configuration.md has every flag; docs/operations.md how to run it)"));
+      name, ": ", std::string(service.summary), "\nUsage: ", name,
+      " [--flag=value ...]   (docs/configuration.md has every flag; docs/operations.md how to run "
+      "it)"));
   StartServiceProcess(argc, argv);
   auto process =
       service.start(ServerSettingsFromFlags(service.default_port, service.default_metrics_port));
