@@ -110,7 +110,9 @@ class MatchmakingStore {
   explicit MatchmakingStore(common::PgPool* pool) : pool_(pool) {}
 
   // Tickets and parties (mm_ticket_store.cc). CreateTicket returns the ticket id: the earlier
-  // one for a repeated (owner, request id); AlreadyExists when a player has an active ticket.
+  // one for a repeated (owner, request id). AlreadyExists with an ActiveTicket detail when a
+  // player has an active ticket; with a RequestIdInUse detail when the request id was used for a
+  // ticket of another queue.
   absl::StatusOr<std::string> CreateTicket(const NewTicket& ticket, absl::Time now);
   // CreateTicket for each ticket, all in one transaction (mm_ticket_batch.cc), with the same
   // answers as one by one in this order. Should another replica win a race for a player or
@@ -123,6 +125,8 @@ class MatchmakingStore {
   // expired); cancelling a cancelled ticket is OK.
   absl::Status CancelTicket(const std::string& ticket_id, const std::string& caller,
                             absl::Time now);
+  // CreateParty and JoinParty: AlreadyExists with a CurrentParty detail when the player is in a
+  // party already.
   absl::StatusOr<v1::Party> CreateParty(const std::string& leader, absl::Time now);
   absl::StatusOr<v1::Party> JoinParty(const std::string& invite_code, const std::string& player,
                                       absl::Time now);
@@ -176,8 +180,11 @@ std::string NewInviteCode();
 
 int64_t Micros(absl::Time time);
 
-// The answer to a request id its owner already used for a ticket of another queue.
-absl::Status RequestIdReused(const std::string& ticket_id);
+// AlreadyExists naming the player and the active ticket, message and ActiveTicket detail.
+absl::Status PlayerHasActiveTicket(const std::string& player_id, const std::string& ticket_id);
+// The answer to a request id its owner already used for a ticket of another queue (AlreadyExists
+// with a RequestIdInUse detail).
+absl::Status RequestIdReused(const std::string& request_id, const std::string& ticket_id);
 
 // Whether `text` can be a PostgreSQL text value: it cannot hold NUL, and libpq ends a text
 // parameter at the first one, so a string with NUL would be stored or matched cut short (a

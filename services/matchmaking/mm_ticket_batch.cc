@@ -6,7 +6,6 @@
 #include <map>
 #include <utility>
 
-#include "absl/strings/str_cat.h"
 #include "services/common/logging.h"
 #include "services/common/pg_arrays.h"
 #include "services/matchmaking/mm_store.h"
@@ -83,15 +82,14 @@ std::vector<absl::StatusOr<std::string>> InsertBatch(pqxx::work& tx,
       if (found != earlier.end()) {
         answers[i] = found->second.second == ticket.queue_key
                          ? absl::StatusOr<std::string>(found->second.first)
-                         : RequestIdReused(found->second.first);
+                         : RequestIdReused(ticket.request_id, found->second.first);
         continue;
       }
     }
     const auto busy = std::find_if(ticket.players.begin(), ticket.players.end(),
                                    [&](const std::string& p) { return active.contains(p); });
     if (busy != ticket.players.end()) {
-      answers[i] = absl::AlreadyExistsError(
-          absl::StrCat("player ", *busy, " already has active ticket ", active[*busy]));
+      answers[i] = PlayerHasActiveTicket(*busy, active[*busy]);
       continue;
     }
     const std::string ticket_id = NewId("tk-");

@@ -5,6 +5,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "services/common/pg_arrays.h"
+#include "services/common/status.h"
 #include "services/matchmaking/mm_store.h"
 
 namespace kahve::matchmaking {
@@ -63,6 +64,17 @@ absl::StatusOr<v1::Party> AddMember(pqxx::transaction_base& tx, const std::strin
   return ReadParty(tx, party_id);
 }
 
+// AlreadyExists for a player in party `party_id`, naming it (message and CurrentParty detail).
+absl::Status AlreadyInParty(const std::string& party_id, bool joining_it) {
+  v1::CurrentParty detail;
+  detail.set_party_id(party_id);
+  return common::WithDetail(
+      absl::AlreadyExistsError(
+          joining_it ? "already in this party"
+                     : absl::StrCat("already in party ", party_id, "; leave it first")),
+      detail);
+}
+
 }  // namespace
 
 bool StorableText(std::string_view text) { return text.find('\0') == std::string_view::npos; }
@@ -77,9 +89,23 @@ absl::Status CheckStorable(const NewTicket& ticket) {
   return absl::OkStatus();
 }
 
-absl::Status RequestIdReused(const std::string& ticket_id) {
-  return absl::AlreadyExistsError(absl::StrCat("request_id: already used for ticket ", ticket_id,
-                                               " of another queue; use a new id"));
+absl::Status PlayerHasActiveTicket(const std::string& player_id, const std::string& ticket_id) {
+  v1::ActiveTicket detail;
+  detail.set_player_id(player_id);
+  detail.set_ticket_id(ticket_id);
+  return common::WithDetail(absl::AlreadyExistsError(absl::StrCat(
+                                "player ", player_id, " already has active ticket ", ticket_id)),
+                            detail);
+}
+
+absl::Status RequestIdReused(const std::string& request_id, const std::string& ticket_id) {
+  v1::RequestIdInUse detail;
+  detail.set_request_id(request_id);
+  detail.set_ticket_id(ticket_id);
+  return common::WithDetail(
+      absl::AlreadyExistsError(absl::StrCat("request_id: already used for ticket ", ticket_id,
+                                            " of another queue; use a new id")),
+      detail);
 }
 
 std::string NewId(const char* prefix) {
@@ -115,7 +141,9 @@ absl::StatusOr<std::string> MatchmakingStore::CreateTicket(const NewTicket& tick
           ticket.owner, ticket.request_id);
       if (!earlier.empty()) {
         result = earlier[0][0].as<std::string>();
-        if (earlier[0][1].as<std::string>() != ticket.queue_key) return RequestIdReused(result);
+        if (earlier[0][1].as<std::string>() != ticket.queue_key) {
+          return RequestIdReused(ticket.request_id, result);
+        }
         return absl::OkStatus();
       }
     }
@@ -156,7 +184,9 @@ absl::StatusOr<std::string> MatchmakingStore::CreateTicket(const NewTicket& tick
           ticket.owner, ticket.request_id);
       if (!earlier.empty()) {
         result = earlier[0][0].as<std::string>();
-        if (earlier[0][1].as<std::string>() != ticket.queue_key) return RequestIdReused(result);
+        if (earlier[0][1].as<std::string>() != ticket.queue_key) {
+          return RequestIdReused(ticket.request_id, result);
+        }
         return absl::OkStatus();
       }
     }
@@ -168,9 +198,7 @@ absl::StatusOr<std::string> MatchmakingStore::CreateTicket(const NewTicket& tick
       if (!active.empty()) break;
     }
     if (active.empty()) return absl::AbortedError("ticket conflict; try again");
-    return absl::AlreadyExistsError(absl::StrCat("player ", active[0][0].as<std::string>(),
-                                                 " already has active ticket ",
-                                                 active[0][1].as<std::string>()));
+    return PlayerHasActiveTicket(active[0][0].as<std::string>(), active[0][1].as<std::string>());
   });
   if (!status.ok()) return status;
   return result;
@@ -248,8 +276,7 @@ absl::StatusOr<v1::Party> MatchmakingStore::CreateParty(const std::string& leade
     const pqxx::result member =
         tx.exec_params("SELECT party_id FROM mm_party_members WHERE player_id = $1", leader);
     if (!member.empty()) {
-      return absl::AlreadyExistsError(
-          absl::StrCat("already in party ", member[0][0].as<std::string>(), "; leave it first"));
+      return AlreadyInParty(member[0][0].as<std::string>(), /*joining_it=*/false);
     }
     tx.exec_params0(
         "INSERT INTO mm_parties (party_id, leader, invite_code, created_us) VALUES ($1,$2,$3,$4)",
@@ -281,9 +308,7 @@ absl::StatusOr<v1::Party> MatchmakingStore::JoinParty(const std::string& invite_
         tx.exec_params("SELECT party_id FROM mm_party_members WHERE player_id = $1", player);
     if (!member.empty()) {
       const std::string current = member[0][0].as<std::string>();
-      if (current == party_id) return absl::AlreadyExistsError("already in this party");
-      return absl::AlreadyExistsError(
-          absl::StrCat("already in party ", current, "; leave it first"));
+      return AlreadyInParty(current, /*joining_it=*/current == party_id);
     }
     const pqxx::result size =
         tx.exec_params("SELECT count(*) FROM mm_party_members WHERE party_id = $1", party_id);

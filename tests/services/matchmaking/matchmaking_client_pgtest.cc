@@ -1,0 +1,189 @@
+// What a client can act on (issue 19): ALREADY_EXISTS refusals carry details naming the ticket,
+// party or player in the way, decoded here as a client does (RpcStatus in
+// grpc-status-details-bin). Real matchmaking, table and rating services over real gRPC and
+// PostgreSQL.
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "pqxx/pqxx"
+#include "services/common/status.h"
+#include "services/matchmaking/queue_spec.h"
+#include "tests/services/matchmaking/mm_fixture.h"
+#include "tests/services/service_testing.h"
+
+namespace kahve::matchmaking {
+namespace {
+
+using ::kahve::testing::DetailOf;
+
+class MatchmakingClientTest : public MatchmakingTest {
+ protected:
+  // Passes run unless `passes` is false (then nothing is matched or expired behind the test).
+  void Start(bool passes = true) {
+    MatchmakerSettings settings = Settings();
+    if (!passes) settings.pass_interval = absl::Hours(1);
+    StartMatchmaker(settings);
+  }
+
+  static v1::EnqueueRequest WithId(v1::EnqueueRequest request, const std::string& request_id) {
+    request.set_request_id(request_id);
+    return request;
+  }
+
+  // Every ticket with its state and request ids, and every party member: what a refused call
+  // must leave as it was.
+  std::string State() {
+    pqxx::connection connection(url());
+    pqxx::read_transaction tx(connection);
+    return tx
+        .exec1(
+            "SELECT concat_ws(' / ',"
+            " (SELECT string_agg(concat_ws(':', ticket_id, state, request_id),"
+            "   ',' ORDER BY ticket_id) FROM mm_tickets),"
+            " (SELECT string_agg(concat_ws(':', ticket_id, player_id, active), ','"
+            "   ORDER BY ticket_id, player_id) FROM mm_ticket_players),"
+            " (SELECT string_agg(concat_ws(':', party_id, player_id), ',' ORDER BY player_id)"
+            "   FROM mm_party_members))")[0]
+        .as<std::string>();
+  }
+
+  // A store of its own on the test's database, for the paths gRPC reaches only in a race (a
+  // ticket stored alone after its batch failed).
+  struct OwnStore {
+    explicit OwnStore(const std::string& url)
+        : pool(common::PgPoolSettings{.url = url, .size = 1, .name = "test"}, &metrics.registry()),
+          store(&pool) {}
+    common::Metrics metrics;
+    common::PgPool pool;
+    MatchmakingStore store;
+  };
+
+  static NewTicket Ticket(const std::string& owner, const std::string& request_id,
+                          const v1::EnqueueRequest& request) {
+    return NewTicket{.queue_key = QueueSpecFor(request.settings(), false)->key,
+                     .owner = owner,
+                     .request_id = request_id,
+                     .players = {owner}};
+  }
+};
+
+// Decodes the detail of type T a store's refusal becomes on the wire.
+template <typename T>
+absl::StatusOr<T> WireDetailOf(const absl::Status& status) {
+  return DetailOf<T>(common::ToGrpcStatus(status));
+}
+
+TEST_F(MatchmakingClientTest, ASecondTicketIsRefusedNamingThePlayerAndTheActiveTicket) {
+  Start(/*passes=*/false);
+  std::string ana_ticket;
+  ASSERT_TRUE(Enqueue("ana", LiarsDice(4), &ana_ticket).ok());
+  const std::string before = State();
+  const grpc::Status again = Enqueue("ana", LiarsDice(3), nullptr);
+  EXPECT_EQ(again.error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_EQ(again.error_message(), "player ana already has active ticket " + ana_ticket)
+      << "the message stays as clients log it";
+  const absl::StatusOr<v1::ActiveTicket> active = DetailOf<v1::ActiveTicket>(again);
+  ASSERT_TRUE(active.ok()) << active.status();
+  EXPECT_EQ(active->player_id(), "ana");
+  EXPECT_EQ(active->ticket_id(), ana_ticket);
+  EXPECT_EQ(State(), before);
+
+  // A party whose partner is queued alone: the detail names the partner and the partner's ticket.
+  v1::Party party;
+  ASSERT_TRUE(CreateParty("bora", &party).ok());
+  ASSERT_TRUE(JoinParty("cem", party.invite_code()).ok());
+  std::string cem_ticket;
+  ASSERT_TRUE(Enqueue("cem", LiarsDice(4), &cem_ticket).ok());
+  const std::string with_cem = State();
+  v1::EnqueueRequest both = LiarsDice(4);
+  both.set_party_id(party.party_id());
+  const grpc::Status busy = Enqueue("bora", both, nullptr);
+  EXPECT_EQ(busy.error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  const absl::StatusOr<v1::ActiveTicket> partner = DetailOf<v1::ActiveTicket>(busy);
+  ASSERT_TRUE(partner.ok()) << partner.status();
+  EXPECT_EQ(partner->player_id(), "cem");
+  EXPECT_EQ(partner->ticket_id(), cem_ticket);
+  EXPECT_EQ(State(), with_cem);
+}
+
+TEST_F(MatchmakingClientTest, ARequestIdOfAnotherQueueIsRefusedNamingItsTicket) {
+  Start(/*passes=*/false);
+  std::string first;
+  ASSERT_TRUE(Enqueue("ana", WithId(LiarsDice(4), "r-1"), &first).ok());
+  const std::string before = State();
+  const grpc::Status reused = Enqueue("ana", WithId(LiarsDice(3), "r-1"), nullptr);
+  EXPECT_EQ(reused.error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_EQ(reused.error_message(),
+            "request_id: already used for ticket " + first + " of another queue; use a new id");
+  const absl::StatusOr<v1::RequestIdInUse> in_use = DetailOf<v1::RequestIdInUse>(reused);
+  ASSERT_TRUE(in_use.ok()) << in_use.status();
+  EXPECT_EQ(in_use->request_id(), "r-1");
+  EXPECT_EQ(in_use->ticket_id(), first);
+  EXPECT_FALSE(DetailOf<v1::ActiveTicket>(reused).ok()) << "one detail, of its own type";
+  EXPECT_EQ(State(), before);
+}
+
+// The single-ticket path (CreateTicket, taken when a batch fails) answers as the batch does,
+// details included; the active ticket is found only after the insert ran into the unique index.
+TEST_F(MatchmakingClientTest, TheSingleTicketPathAttachesTheSameDetails) {
+  Start(/*passes=*/false);
+  OwnStore own(url());
+  const absl::StatusOr<std::string> first =
+      own.store.CreateTicket(Ticket("ana", "r-1", LiarsDice(4)), absl::Now());
+  ASSERT_TRUE(first.ok()) << first.status();
+
+  const absl::StatusOr<std::string> second =
+      own.store.CreateTicket(Ticket("ana", "r-2", LiarsDice(4)), absl::Now());
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kAlreadyExists);
+  const absl::StatusOr<v1::ActiveTicket> active = WireDetailOf<v1::ActiveTicket>(second.status());
+  ASSERT_TRUE(active.ok()) << active.status();
+  EXPECT_EQ(active->player_id(), "ana");
+  EXPECT_EQ(active->ticket_id(), *first);
+
+  const absl::StatusOr<std::string> other_queue =
+      own.store.CreateTicket(Ticket("ana", "r-1", LiarsDice(3)), absl::Now());
+  EXPECT_EQ(other_queue.status().code(), absl::StatusCode::kAlreadyExists);
+  const absl::StatusOr<v1::RequestIdInUse> in_use =
+      WireDetailOf<v1::RequestIdInUse>(other_queue.status());
+  ASSERT_TRUE(in_use.ok()) << in_use.status();
+  EXPECT_EQ(in_use->request_id(), "r-1");
+  EXPECT_EQ(in_use->ticket_id(), *first);
+}
+TEST_F(MatchmakingClientTest, PartyRefusalsNameTheCallersParty) {
+  Start(/*passes=*/false);
+  v1::Party ana_party, bora_party;
+  ASSERT_TRUE(CreateParty("ana", &ana_party).ok());
+  ASSERT_TRUE(CreateParty("bora", &bora_party).ok());
+  const std::string before = State();
+
+  v1::Party ignored;
+  const grpc::Status create = CreateParty("ana", &ignored);
+  EXPECT_EQ(create.error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_EQ(create.error_message(),
+            "already in party " + ana_party.party_id() + "; leave it first");
+  absl::StatusOr<v1::CurrentParty> current = DetailOf<v1::CurrentParty>(create);
+  ASSERT_TRUE(current.ok()) << current.status();
+  EXPECT_EQ(current->party_id(), ana_party.party_id());
+
+  const grpc::Status rejoin = JoinParty("ana", ana_party.invite_code());
+  EXPECT_EQ(rejoin.error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_EQ(rejoin.error_message(), "already in this party");
+  current = DetailOf<v1::CurrentParty>(rejoin);
+  ASSERT_TRUE(current.ok()) << current.status();
+  EXPECT_EQ(current->party_id(), ana_party.party_id());
+
+  const grpc::Status join_other = JoinParty("bora", ana_party.invite_code());
+  EXPECT_EQ(join_other.error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_EQ(join_other.error_message(),
+            "already in party " + bora_party.party_id() + "; leave it first");
+  current = DetailOf<v1::CurrentParty>(join_other);
+  ASSERT_TRUE(current.ok()) << current.status();
+  EXPECT_EQ(current->party_id(), bora_party.party_id());
+  EXPECT_EQ(State(), before);
+}
+
+}  // namespace
+}  // namespace kahve::matchmaking
