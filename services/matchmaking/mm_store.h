@@ -109,10 +109,13 @@ class MatchmakingStore {
  public:
   explicit MatchmakingStore(common::PgPool* pool) : pool_(pool) {}
 
-  // Tickets and parties (mm_ticket_store.cc). CreateTicket returns the ticket id: the earlier
-  // one for a repeated (owner, request id). AlreadyExists with an ActiveTicket detail when a
-  // player has an active ticket; with a RequestIdInUse detail when the request id was used for a
-  // ticket of another queue.
+  // Tickets and parties (mm_ticket_store.cc). A ticket is in play while it is queued, or matched
+  // to a table whose game has not ended (the SQL function mm_ticket_in_play, migrations/0009).
+  // CreateTicket returns the ticket id: the earlier one for a repeated (owner, request id) while
+  // that ticket is in play, a new one once it is over (the old row gives the request id up in the
+  // same transaction). AlreadyExists with an ActiveTicket detail when a player has an active
+  // ticket; with a RequestIdInUse detail when the request id is bound to a ticket of another
+  // queue.
   absl::StatusOr<std::string> CreateTicket(const NewTicket& ticket, absl::Time now);
   // CreateTicket for each ticket, all in one transaction (mm_ticket_batch.cc), with the same
   // answers as one by one in this order. Should another replica win a race for a player or
@@ -182,9 +185,12 @@ int64_t Micros(absl::Time time);
 
 // AlreadyExists naming the player and the active ticket, message and ActiveTicket detail.
 absl::Status PlayerHasActiveTicket(const std::string& player_id, const std::string& ticket_id);
-// The answer to a request id its owner already used for a ticket of another queue (AlreadyExists
-// with a RequestIdInUse detail).
+// The answer to a request id its owner already used for a ticket of another queue still in play
+// (AlreadyExists with a RequestIdInUse detail).
 absl::Status RequestIdReused(const std::string& request_id, const std::string& ticket_id);
+// In `tx`: the request ids of these tickets, which are over, move to released_request_id, so the
+// tickets stored next in `tx` can take them (mm_tickets_request is unique).
+void ReleaseRequestIds(pqxx::transaction_base& tx, const std::vector<std::string>& ticket_ids);
 
 // Whether `text` can be a PostgreSQL text value: it cannot hold NUL, and libpq ends a text
 // parameter at the first one, so a string with NUL would be stored or matched cut short (a

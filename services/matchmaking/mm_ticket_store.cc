@@ -40,6 +40,25 @@ constexpr char kSelectTickets[] =
     "  WHERE t.ticket_id = ANY($1::text[])"
     "  ORDER BY t.ticket_id, p.position";
 
+// The ticket (owner, request id) names, and whether it is in play (bound to the request id).
+constexpr char kSelectByRequest[] =
+    "SELECT ticket_id, queue_key, mm_ticket_in_play(state, match_id) FROM mm_tickets"
+    " WHERE owner = $1 AND request_id = $2";
+
+constexpr char kReleaseRequestIds[] =
+    "UPDATE mm_tickets SET released_request_id = request_id, request_id = ''"
+    " WHERE ticket_id = ANY($1::text[]) AND request_id <> ''";
+
+// The answer to a repeated (owner, request id) whose ticket is in play: that ticket, or the
+// refusal when it waits in another queue than `ticket` asks for.
+absl::StatusOr<std::string> AnswerRepeat(const pqxx::row& earlier, const NewTicket& ticket) {
+  const std::string earlier_id = earlier[0].as<std::string>();
+  if (earlier[1].as<std::string>() != ticket.queue_key) {
+    return RequestIdReused(ticket.request_id, earlier_id);
+  }
+  return earlier_id;
+}
+
 absl::StatusOr<v1::Party> ReadParty(pqxx::transaction_base& tx, const std::string& party_id) {
   const pqxx::result rows = tx.exec_params(
       "SELECT p.leader, p.invite_code, m.player_id FROM mm_parties p"
@@ -108,6 +127,11 @@ absl::Status RequestIdReused(const std::string& request_id, const std::string& t
       detail);
 }
 
+void ReleaseRequestIds(pqxx::transaction_base& tx, const std::vector<std::string>& ticket_ids) {
+  if (ticket_ids.empty()) return;
+  tx.exec_params0(kReleaseRequestIds, common::TextArrayLiteral(ticket_ids));
+}
+
 std::string NewId(const char* prefix) {
   unsigned char bytes[16];
   if (RAND_bytes(bytes, sizeof(bytes)) != 1) return "";
@@ -130,24 +154,23 @@ absl::StatusOr<std::string> MatchmakingStore::CreateTicket(const NewTicket& tick
   if (absl::Status storable = CheckStorable(ticket); !storable.ok()) return storable;
   const std::string ticket_id = NewId("tk-");
   if (ticket_id.empty()) return absl::InternalError("no randomness for a ticket id");
-  std::string result;
+  absl::StatusOr<std::string> result = ticket_id;
   bool taken = false;
   absl::Status status = pool_->Run([&](pqxx::connection& connection) {
     pqxx::work tx(connection);
+    std::vector<std::string> over;
     if (!ticket.request_id.empty()) {
-      const pqxx::result earlier = tx.exec_params(
-          "SELECT ticket_id, queue_key FROM mm_tickets"
-          " WHERE owner = $1 AND request_id = $2",
-          ticket.owner, ticket.request_id);
-      if (!earlier.empty()) {
-        result = earlier[0][0].as<std::string>();
-        if (earlier[0][1].as<std::string>() != ticket.queue_key) {
-          return RequestIdReused(ticket.request_id, result);
-        }
+      const pqxx::result earlier =
+          tx.exec_params(kSelectByRequest, ticket.owner, ticket.request_id);
+      if (!earlier.empty() && earlier[0][2].as<bool>()) {
+        result = AnswerRepeat(earlier[0], ticket);
         return absl::OkStatus();
       }
+      // A ticket that is over gives the id up to this one; rolled back with it on a refusal.
+      if (!earlier.empty()) over.push_back(earlier[0][0].as<std::string>());
     }
     try {
+      ReleaseRequestIds(tx, over);
       tx.exec_params0(
           "INSERT INTO mm_tickets (ticket_id, queue_key, owner, request_id, settings, teams,"
           "  longest_wait_us, state, enqueued_us)"
@@ -165,28 +188,19 @@ absl::StatusOr<std::string> MatchmakingStore::CreateTicket(const NewTicket& tick
     } catch (const pqxx::unique_violation&) {
       // A player already has an active ticket, or the same request id raced this one.
       taken = true;
-      return absl::OkStatus();
     }
-    result = ticket_id;
     return absl::OkStatus();
   });
-  if (!status.ok() || !taken) {
-    if (!status.ok()) return status;
-    return result;
-  }
-  // Name the ticket that is in the way, from a fresh transaction (the failed one is aborted).
+  if (!status.ok()) return status;
+  if (!taken) return result;
+  // Name what is in the way, from a fresh transaction (the failed one is aborted).
   status = pool_->Run([&](pqxx::connection& connection) {
     pqxx::read_transaction tx(connection);
     if (!ticket.request_id.empty()) {
-      const pqxx::result earlier = tx.exec_params(
-          "SELECT ticket_id, queue_key FROM mm_tickets"
-          " WHERE owner = $1 AND request_id = $2",
-          ticket.owner, ticket.request_id);
-      if (!earlier.empty()) {
-        result = earlier[0][0].as<std::string>();
-        if (earlier[0][1].as<std::string>() != ticket.queue_key) {
-          return RequestIdReused(ticket.request_id, result);
-        }
+      const pqxx::result earlier =
+          tx.exec_params(kSelectByRequest, ticket.owner, ticket.request_id);
+      if (!earlier.empty() && earlier[0][2].as<bool>()) {
+        result = AnswerRepeat(earlier[0], ticket);
         return absl::OkStatus();
       }
     }

@@ -1,9 +1,10 @@
 // What a client can act on (issue 19): ALREADY_EXISTS refusals carry details naming the ticket,
 // party or player in the way, decoded here as a client does (RpcStatus in
-// grpc-status-details-bin). Real matchmaking, table and rating services over real gRPC and
-// PostgreSQL.
+// grpc-status-details-bin); and how long an Enqueue request id stays bound to its ticket. Real
+// matchmaking, table and rating services over real gRPC and PostgreSQL.
 
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
@@ -41,12 +42,24 @@ class MatchmakingClientTest : public MatchmakingTest {
     return tx
         .exec1(
             "SELECT concat_ws(' / ',"
-            " (SELECT string_agg(concat_ws(':', ticket_id, state, request_id),"
+            " (SELECT string_agg(concat_ws(':', ticket_id, state, request_id, released_request_id),"
             "   ',' ORDER BY ticket_id) FROM mm_tickets),"
             " (SELECT string_agg(concat_ws(':', ticket_id, player_id, active), ','"
             "   ORDER BY ticket_id, player_id) FROM mm_ticket_players),"
             " (SELECT string_agg(concat_ws(':', party_id, player_id), ',' ORDER BY player_id)"
             "   FROM mm_party_members))")[0]
+        .as<std::string>();
+  }
+
+  // The request ids a ticket holds: "request_id/released_request_id".
+  std::string RequestIdsOf(const std::string& ticket_id) {
+    pqxx::connection connection(url());
+    pqxx::read_transaction tx(connection);
+    return tx
+        .exec_params1(
+            "SELECT request_id || '/' || coalesce(released_request_id, '')"
+            "  FROM mm_tickets WHERE ticket_id = $1",
+            ticket_id)[0]
         .as<std::string>();
   }
 
@@ -151,7 +164,21 @@ TEST_F(MatchmakingClientTest, TheSingleTicketPathAttachesTheSameDetails) {
   ASSERT_TRUE(in_use.ok()) << in_use.status();
   EXPECT_EQ(in_use->request_id(), "r-1");
   EXPECT_EQ(in_use->ticket_id(), *first);
+
+  // Over (cancelled), the ticket gives r-1 up to the next ticket of the request, once.
+  ASSERT_TRUE(own.store.CancelTicket(*first, "ana", absl::Now()).ok());
+  const absl::StatusOr<std::string> renewed =
+      own.store.CreateTicket(Ticket("ana", "r-1", LiarsDice(3)), absl::Now());
+  ASSERT_TRUE(renewed.ok()) << renewed.status();
+  EXPECT_NE(*renewed, *first);
+  EXPECT_EQ(RequestIdsOf(*first), "/r-1");
+  EXPECT_EQ(RequestIdsOf(*renewed), "r-1/");
+  const absl::StatusOr<std::string> retried =
+      own.store.CreateTicket(Ticket("ana", "r-1", LiarsDice(3)), absl::Now());
+  ASSERT_TRUE(retried.ok()) << retried.status();
+  EXPECT_EQ(*retried, *renewed);
 }
+
 TEST_F(MatchmakingClientTest, PartyRefusalsNameTheCallersParty) {
   Start(/*passes=*/false);
   v1::Party ana_party, bora_party;
@@ -183,6 +210,134 @@ TEST_F(MatchmakingClientTest, PartyRefusalsNameTheCallersParty) {
   ASSERT_TRUE(current.ok()) << current.status();
   EXPECT_EQ(current->party_id(), bora_party.party_id());
   EXPECT_EQ(State(), before);
+}
+
+// Issue 19: a request id reused after its ticket's game finished sent the player back to the
+// finished table. It stays bound while the ticket is in play, and is free once it is over.
+TEST_F(MatchmakingClientTest, ARequestIdStaysWithItsTicketUntilTheGameEnds) {
+  Start();
+  std::string queued, retried;
+  ASSERT_TRUE(Enqueue("ana", WithId(LiarsDice(2), "r-1"), &queued).ok());
+  ASSERT_TRUE(Enqueue("ana", WithId(LiarsDice(2), "r-1"), &retried).ok());
+  EXPECT_EQ(retried, queued) << "a retry while queued";
+
+  std::string bora_ticket;
+  ASSERT_TRUE(Enqueue("bora", LiarsDice(2), &bora_ticket).ok());
+  const v1::Assignment ana = AwaitAssignment("ana", queued);
+  const v1::Assignment bora = AwaitAssignment("bora", bora_ticket);
+  ASSERT_FALSE(ana.table_id().empty());
+  const std::string matched = State();
+  ASSERT_TRUE(Enqueue("ana", WithId(LiarsDice(2), "r-1"), &retried).ok());
+  EXPECT_EQ(retried, queued) << "a retry while the table is being played";
+  const grpc::Status other_queue = Enqueue("ana", WithId(LiarsDice(3), "r-1"), nullptr);
+  EXPECT_EQ(other_queue.error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  const absl::StatusOr<v1::RequestIdInUse> in_use = DetailOf<v1::RequestIdInUse>(other_queue);
+  ASSERT_TRUE(in_use.ok()) << in_use.status();
+  EXPECT_EQ(in_use->ticket_id(), queued);
+  EXPECT_EQ(State(), matched) << "retries change nothing";
+
+  // The players play the game to its end at the real table.
+  PlayToTheEnd(ana.table_id(),
+               {{"ana", ana.seat(), ana.seat_token()}, {"bora", bora.seat(), bora.seat_token()}});
+  ASSERT_EQ(Count(absl::StrCat("SELECT count(*) FROM table_tables WHERE table_id = '",
+                               ana.table_id(), "' AND finished_us IS NOT NULL")),
+            1);
+  std::string renewed;
+  ASSERT_TRUE(Enqueue("ana", WithId(LiarsDice(2), "r-1"), &renewed).ok());
+  EXPECT_NE(renewed, queued) << "a new ticket, not the finished table";
+  EXPECT_EQ(RequestIdsOf(queued), "/r-1") << "the old ticket gave the id up";
+  EXPECT_EQ(RequestIdsOf(renewed), "r-1/");
+  ASSERT_TRUE(Enqueue("ana", WithId(LiarsDice(2), "r-1"), &retried).ok());
+  EXPECT_EQ(retried, renewed) << "bound to the new ticket now";
+  const Watched watched = WatchUntil("ana", renewed, v1::TicketUpdate::QUEUED);
+  ASSERT_FALSE(watched.updates.empty());
+  EXPECT_FALSE(watched.updates[0].has_assignment());
+}
+
+TEST_F(MatchmakingClientTest, ARequestIdIsFreeAgainOnceItsTicketExpiredOrWasCancelled) {
+  Start(/*passes=*/false);
+  std::string first, second, third;
+  ASSERT_TRUE(Enqueue("ana", WithId(LiarsDice(4), "r-1"), &first).ok());
+  ASSERT_TRUE(Cancel("ana", first).ok());
+  ASSERT_TRUE(Enqueue("ana", WithId(LiarsDice(4), "r-1"), &second).ok());
+  EXPECT_NE(second, first) << "cancelled: a new ticket";
+
+  OwnStore own(url());
+  const std::string key = QueueSpecFor(LiarsDice(4).settings(), false)->key;
+  const absl::Time now = absl::Now();
+  ASSERT_EQ(own.store.ExpireTickets(key, now + absl::Seconds(1), now).value_or(-1), 1);
+  // Over, the ticket binds the id to nothing: another queue is fine too.
+  ASSERT_TRUE(Enqueue("ana", WithId(LiarsDice(3), "r-1"), &third).ok());
+  EXPECT_NE(third, second) << "expired: a new ticket";
+  EXPECT_EQ(RequestIdsOf(first), "/r-1");
+  EXPECT_EQ(RequestIdsOf(second), "/r-1");
+  EXPECT_EQ(RequestIdsOf(third), "r-1/");
+  EXPECT_EQ(Count("SELECT count(*) FROM mm_tickets"), 3);
+}
+
+TEST_F(MatchmakingClientTest, AFreedRequestIdRefusedForOtherReasonsChangesNothing) {
+  Start(/*passes=*/false);
+  std::string over, active;
+  ASSERT_TRUE(Enqueue("ana", WithId(LiarsDice(4), "r-1"), &over).ok());
+  ASSERT_TRUE(Cancel("ana", over).ok());
+  ASSERT_TRUE(Enqueue("ana", WithId(LiarsDice(4), "r-2"), &active).ok());
+  const std::string before = State();
+
+  // ana is queued with r-2: r-1 may not make a second ticket, and keeps its old one.
+  const grpc::Status busy = Enqueue("ana", WithId(LiarsDice(4), "r-1"), nullptr);
+  EXPECT_EQ(busy.error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  const absl::StatusOr<v1::ActiveTicket> in_the_way = DetailOf<v1::ActiveTicket>(busy);
+  ASSERT_TRUE(in_the_way.ok()) << in_the_way.status();
+  EXPECT_EQ(in_the_way->ticket_id(), active);
+  EXPECT_EQ(State(), before);
+  EXPECT_EQ(RequestIdsOf(over), "r-1/");
+
+  ASSERT_TRUE(Cancel("ana", active).ok());
+  const std::string cancelled = State();
+  EXPECT_EQ(Enqueue("ana", WithId(LiarsDice(11), "r-1"), nullptr).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  const grpc::Status bad_id = Enqueue("ana", WithId(LiarsDice(4), "r 1"), nullptr);
+  EXPECT_EQ(bad_id.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(bad_id.error_message(), ::testing::HasSubstr("request_id"));
+  EXPECT_EQ(State(), cancelled);
+
+  std::string renewed;
+  ASSERT_TRUE(Enqueue("ana", WithId(LiarsDice(4), "r-1"), &renewed).ok());
+  EXPECT_EQ(RequestIdsOf(over), "/r-1");
+}
+
+// Enqueue's batch answers as one by one: the first ticket of a freed request id takes it, a
+// repeat in the same batch gets that ticket, and a refused one leaves the old ticket its id.
+TEST_F(MatchmakingClientTest, ABatchHandsAFreedRequestIdOnOnce) {
+  Start(/*passes=*/false);
+  std::string ana_over, bora_over, bora_active;
+  ASSERT_TRUE(Enqueue("ana", WithId(LiarsDice(4), "r-1"), &ana_over).ok());
+  ASSERT_TRUE(Cancel("ana", ana_over).ok());
+  ASSERT_TRUE(Enqueue("bora", WithId(LiarsDice(4), "r-9"), &bora_over).ok());
+  ASSERT_TRUE(Cancel("bora", bora_over).ok());
+  ASSERT_TRUE(Enqueue("bora", LiarsDice(4), &bora_active).ok());
+
+  OwnStore own(url());
+  const std::vector<absl::StatusOr<std::string>> answers = own.store.CreateTickets(
+      {Ticket("ana", "r-1", LiarsDice(4)), Ticket("ana", "r-1", LiarsDice(4)),
+       Ticket("ana", "r-1", LiarsDice(3)), Ticket("bora", "r-9", LiarsDice(4))},
+      absl::Now());
+  ASSERT_EQ(answers.size(), 4u);
+  ASSERT_TRUE(answers[0].ok()) << answers[0].status();
+  EXPECT_NE(*answers[0], ana_over);
+  ASSERT_TRUE(answers[1].ok()) << answers[1].status();
+  EXPECT_EQ(*answers[1], *answers[0]);
+  const absl::StatusOr<v1::RequestIdInUse> in_use =
+      WireDetailOf<v1::RequestIdInUse>(answers[2].status());
+  ASSERT_TRUE(in_use.ok()) << in_use.status();
+  EXPECT_EQ(in_use->ticket_id(), *answers[0]);
+  const absl::StatusOr<v1::ActiveTicket> active =
+      WireDetailOf<v1::ActiveTicket>(answers[3].status());
+  ASSERT_TRUE(active.ok()) << active.status();
+  EXPECT_EQ(active->ticket_id(), bora_active);
+  EXPECT_EQ(RequestIdsOf(ana_over), "/r-1");
+  EXPECT_EQ(RequestIdsOf(*answers[0]), "r-1/");
+  EXPECT_EQ(RequestIdsOf(bora_over), "r-9/");
 }
 
 }  // namespace
