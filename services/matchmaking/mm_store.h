@@ -123,6 +123,9 @@ class MatchmakingStore {
   std::vector<absl::StatusOr<std::string>> CreateTickets(const std::vector<NewTicket>& tickets,
                                                          absl::Time now);
   absl::StatusOr<TicketRecord> GetTicket(const std::string& ticket_id);
+  // The newest of `player`'s kRecentTicketsLooked newest tickets that is in play; NotFound when
+  // none is.
+  absl::StatusOr<TicketRecord> TicketInPlay(const std::string& player);
   absl::StatusOr<std::vector<TicketRecord>> GetTickets(const std::vector<std::string>& ticket_ids);
   // NotFound, PermissionDenied (the caller is not on the ticket), FailedPrecondition (matched or
   // expired); cancelling a cancelled ticket is OK.
@@ -136,6 +139,8 @@ class MatchmakingStore {
   absl::Status LeaveParty(const std::string& party_id, const std::string& player);
   // The party and its members (leader first); NotFound when there is none.
   absl::StatusOr<v1::Party> GetParty(const std::string& party_id);
+  // The party `player` is in, as GetParty reads it; NotFound when the player is in none.
+  absl::StatusOr<v1::Party> PartyOf(const std::string& player);
 
   // Queue passes (mm_match_store.cc).
   // Queues with waiting or placing tickets, and how many each has.
@@ -182,6 +187,10 @@ std::string NewId(const char* prefix);
 std::string NewInviteCode();
 
 int64_t Micros(absl::Time time);
+
+// How many of a player's newest tickets TicketInPlay looks at: a bounded read however many games
+// the player has played. A table still running behind this many newer tickets is not found.
+inline constexpr int kRecentTicketsLooked = 32;
 
 // AlreadyExists naming the player and the active ticket, message and ActiveTicket detail.
 absl::Status PlayerHasActiveTicket(const std::string& player_id, const std::string& ticket_id);

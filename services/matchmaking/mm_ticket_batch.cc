@@ -141,9 +141,10 @@ std::vector<absl::StatusOr<std::string>> InsertBatch(pqxx::work& tx,
       TextArrayLiteral(ticket_requests), HexArrayLiteral(settings_bytes), TextArrayLiteral(teams),
       Int64ArrayLiteral(longest_waits), Micros(now));
   tx.exec_params0(
-      "INSERT INTO mm_ticket_players (ticket_id, player_id, position, active)"
-      " SELECT t, p, n, true FROM unnest($1::text[], $2::text[], $3::smallint[]) AS v(t, p, n)",
-      TextArrayLiteral(player_tickets), TextArrayLiteral(player_ids), Int64ArrayLiteral(positions));
+      "INSERT INTO mm_ticket_players (ticket_id, player_id, position, active, enqueued_us)"
+      " SELECT t, p, n, true, $4 FROM unnest($1::text[], $2::text[], $3::smallint[]) AS v(t, p, n)",
+      TextArrayLiteral(player_tickets), TextArrayLiteral(player_ids), Int64ArrayLiteral(positions),
+      Micros(now));
   return answers;
 }
 

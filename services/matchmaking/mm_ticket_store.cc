@@ -49,6 +49,28 @@ constexpr char kReleaseRequestIds[] =
     "UPDATE mm_tickets SET released_request_id = request_id, request_id = ''"
     " WHERE ticket_id = ANY($1::text[]) AND request_id <> ''";
 
+// The newest in play among the player's newest $2 tickets (mm_ticket_players_by_player).
+constexpr char kSelectTicketInPlay[] =
+    "SELECT t.ticket_id FROM (SELECT ticket_id FROM mm_ticket_players WHERE player_id = $1"
+    "    ORDER BY enqueued_us DESC NULLS LAST LIMIT $2) AS recent"
+    "  JOIN mm_tickets t USING (ticket_id)"
+    "  WHERE mm_ticket_in_play(t.state, t.match_id)"
+    "  ORDER BY t.enqueued_us DESC, t.ticket_id LIMIT 1";
+
+// The tickets `ticket_ids` name (all storable), in kSelectTickets' order.
+std::vector<TicketRecord> ReadTickets(pqxx::transaction_base& tx,
+                                      const std::vector<std::string>& ticket_ids) {
+  std::vector<TicketRecord> tickets;
+  for (const pqxx::row& row :
+       tx.exec_params(kSelectTickets, common::TextArrayLiteral(ticket_ids))) {
+    if (tickets.empty() || tickets.back().ticket_id != row["ticket_id"].as<std::string>()) {
+      tickets.emplace_back();
+    }
+    AddTicketRow(row, tickets.back());
+  }
+  return tickets;
+}
+
 // The answer to a repeated (owner, request id) whose ticket is in play: that ticket, or the
 // refusal when it waits in another queue than `ticket` asks for.
 absl::StatusOr<std::string> AnswerRepeat(const pqxx::row& earlier, const NewTicket& ticket) {
@@ -180,9 +202,9 @@ absl::StatusOr<std::string> MatchmakingStore::CreateTicket(const NewTicket& tick
           absl::ToInt64Microseconds(ticket.longest_wait), Micros(now));
       for (size_t i = 0; i < ticket.players.size(); ++i) {
         tx.exec_params0(
-            "INSERT INTO mm_ticket_players (ticket_id, player_id, position, active)"
-            " VALUES ($1, $2, $3, true)",
-            ticket_id, ticket.players[i], static_cast<int>(i));
+            "INSERT INTO mm_ticket_players (ticket_id, player_id, position, active, enqueued_us)"
+            " VALUES ($1, $2, $3, true, $4)",
+            ticket_id, ticket.players[i], static_cast<int>(i), Micros(now));
       }
       tx.commit();
     } catch (const pqxx::unique_violation&) {
@@ -236,17 +258,26 @@ absl::StatusOr<std::vector<TicketRecord>> MatchmakingStore::GetTickets(
   if (storable.empty()) return tickets;
   const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
     pqxx::read_transaction tx(connection);
-    const pqxx::result rows = tx.exec_params(kSelectTickets, common::TextArrayLiteral(storable));
-    for (const pqxx::row& row : rows) {
-      if (tickets.empty() || tickets.back().ticket_id != row["ticket_id"].as<std::string>()) {
-        tickets.emplace_back();
-      }
-      AddTicketRow(row, tickets.back());
-    }
+    tickets = ReadTickets(tx, storable);
     return absl::OkStatus();
   });
   if (!status.ok()) return status;
   return tickets;
+}
+
+absl::StatusOr<TicketRecord> MatchmakingStore::TicketInPlay(const std::string& player) {
+  const absl::Status not_found = absl::NotFoundError("no ticket in play");
+  if (!StorableText(player)) return not_found;
+  std::vector<TicketRecord> tickets;
+  const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
+    pqxx::read_transaction tx(connection);
+    const pqxx::result found = tx.exec_params(kSelectTicketInPlay, player, kRecentTicketsLooked);
+    if (!found.empty()) tickets = ReadTickets(tx, {found[0][0].as<std::string>()});
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  if (tickets.empty()) return not_found;
+  return std::move(tickets.front());
 }
 
 absl::Status MatchmakingStore::CancelTicket(const std::string& ticket_id, const std::string& caller,
@@ -374,6 +405,25 @@ absl::StatusOr<v1::Party> MatchmakingStore::GetParty(const std::string& party_id
   const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
     pqxx::read_transaction tx(connection);
     auto read = ReadParty(tx, party_id);
+    if (!read.ok()) return read.status();
+    party = *std::move(read);
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return party;
+}
+
+absl::StatusOr<v1::Party> MatchmakingStore::PartyOf(const std::string& player) {
+  if (!StorableText(player)) return absl::NotFoundError("not in a party");
+  v1::Party party;
+  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+    pqxx::read_transaction tx(connection);
+    const pqxx::result member =
+        tx.exec_params("SELECT party_id FROM mm_party_members WHERE player_id = $1", player);
+    if (member.empty()) return absl::NotFoundError("not in a party");
+    auto read = ReadParty(tx, member[0][0].as<std::string>());
+    // The leader ended the party between the two reads: the player is in none now.
+    if (absl::IsNotFound(read.status())) return absl::NotFoundError("not in a party");
     if (!read.ok()) return read.status();
     party = *std::move(read);
     return absl::OkStatus();

@@ -429,6 +429,39 @@ TEST_F(MigrateTest, TicketsInPlayAreTheQueuedOnesAndThoseWhoseGameGoesOn) {
   EXPECT_EQ(Count("SELECT count(*) FROM mm_tickets WHERE released_request_id IS NULL"), 7);
 }
 
+// 0010 gives every ticket player row its ticket's enqueue time: GetMyTicket reads a player's
+// newest tickets by it. (Real migrations, applied up to 0009, then the rest.)
+TEST_F(MigrateTest, TicketPlayersGetTheirTicketsEnqueueTimes) {
+  const std::vector<Migration>& embedded = EmbeddedMigrations();
+  ASSERT_GE(embedded.size(), 10u);
+  ASSERT_EQ(embedded[9].version, 10);
+  ASSERT_TRUE(Migrate(url_, {embedded.begin(), embedded.begin() + 9}).ok());
+  {
+    pqxx::connection connection(url_);
+    pqxx::work tx(connection);
+    tx.exec0(
+        "INSERT INTO mm_tickets (ticket_id, queue_key, owner, settings, teams, longest_wait_us,"
+        " state, enqueued_us) VALUES ('solo', 'q', 'ana', '', false, 0, 'matched', 10),"
+        " ('party', 'q', 'ben', '', false, 0, 'waiting', 20)");
+    tx.exec0(
+        "INSERT INTO mm_ticket_players (ticket_id, player_id, position, active) VALUES"
+        " ('solo', 'ana', 0, false), ('party', 'ben', 0, true), ('party', 'cem', 1, true)");
+    tx.commit();
+  }
+  const absl::StatusOr<MigrateResult> rest = Migrate(url_, embedded);
+  ASSERT_TRUE(rest.ok()) << rest.status();
+  EXPECT_EQ(rest->applied.front(), 10);
+  pqxx::connection connection(url_);
+  pqxx::nontransaction tx(connection);
+  std::vector<std::string> rows;
+  for (const pqxx::row& row :
+       tx.exec("SELECT concat_ws(' ', ticket_id, player_id, enqueued_us) FROM mm_ticket_players"
+               "  ORDER BY enqueued_us, player_id")) {
+    rows.push_back(row[0].as<std::string>());
+  }
+  EXPECT_THAT(rows, ElementsAre("solo ana 10", "party ben 20", "party cem 20"));
+}
+
 // The test databases come from the template the harness migrated with the embedded migrations.
 class TemplateTest : public PgTest {};
 

@@ -1,13 +1,14 @@
 // What a client can act on (issue 19): ALREADY_EXISTS refusals carry details naming the ticket,
 // party or player in the way, decoded here as a client does (RpcStatus in
-// grpc-status-details-bin); and how long an Enqueue request id stays bound to its ticket. Real
-// matchmaking, table and rating services over real gRPC and PostgreSQL.
+// grpc-status-details-bin); GetMyTicket and GetMyParty; and how long an Enqueue request id stays
+// bound to its ticket. Real matchmaking, table and rating services over real gRPC and PostgreSQL.
 
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "pqxx/pqxx"
 #include "services/common/status.h"
@@ -18,7 +19,9 @@
 namespace kahve::matchmaking {
 namespace {
 
+using ::google::protobuf::util::MessageDifferencer;
 using ::kahve::testing::DetailOf;
+using ::testing::ElementsAre;
 
 class MatchmakingClientTest : public MatchmakingTest {
  protected:
@@ -27,6 +30,16 @@ class MatchmakingClientTest : public MatchmakingTest {
     MatchmakerSettings settings = Settings();
     if (!passes) settings.pass_interval = absl::Hours(1);
     StartMatchmaker(settings);
+  }
+
+  grpc::Status GetMyTicket(const std::string& player, v1::TicketUpdate* update) {
+    auto context = kahve::testing::ContextFor(player);
+    return mm().stub().GetMyTicket(context.get(), {}, update);
+  }
+
+  grpc::Status GetMyParty(const std::string& player, v1::Party* party) {
+    auto context = kahve::testing::ContextFor(player);
+    return mm().stub().GetMyParty(context.get(), {}, party);
   }
 
   static v1::EnqueueRequest WithId(v1::EnqueueRequest request, const std::string& request_id) {
@@ -61,6 +74,32 @@ class MatchmakingClientTest : public MatchmakingTest {
             "  FROM mm_tickets WHERE ticket_id = $1",
             ticket_id)[0]
         .as<std::string>();
+  }
+
+  // What the table service writes in the transaction that logs a game's end.
+  void MarkFinished(const std::string& table_id) {
+    pqxx::connection connection(url());
+    pqxx::work tx(connection);
+    const pqxx::result updated = tx.exec_params(
+        "UPDATE table_tables SET finished_us = $2 WHERE table_id = $1 AND finished_us IS NULL",
+        table_id, absl::ToUnixMicros(absl::Now()));
+    tx.commit();
+    ASSERT_EQ(updated.affected_rows(), 1u) << table_id;
+  }
+
+  // ana and bora, each alone, matched at one 2-player Liar's dice table: their tickets and seats.
+  struct Pair {
+    std::string ana_ticket, bora_ticket;
+    v1::Assignment ana, bora;
+  };
+  Pair MatchAnaAndBora(const v1::EnqueueRequest& ana_request) {
+    Pair pair;
+    EXPECT_TRUE(Enqueue("ana", ana_request, &pair.ana_ticket).ok());
+    EXPECT_TRUE(Enqueue("bora", LiarsDice(2), &pair.bora_ticket).ok());
+    pair.ana = AwaitAssignment("ana", pair.ana_ticket);
+    pair.bora = AwaitAssignment("bora", pair.bora_ticket);
+    EXPECT_EQ(pair.ana.table_id(), pair.bora.table_id());
+    return pair;
   }
 
   // A store of its own on the test's database, for the paths gRPC reaches only in a race (a
@@ -212,6 +251,119 @@ TEST_F(MatchmakingClientTest, PartyRefusalsNameTheCallersParty) {
   EXPECT_EQ(State(), before);
 }
 
+TEST_F(MatchmakingClientTest, GetMyPartyAnswersEachMemberAboutThemselves) {
+  Start(/*passes=*/false);
+  v1::Party party;
+  EXPECT_EQ(GetMyParty("ana", &party).error_code(), grpc::StatusCode::NOT_FOUND);
+
+  v1::Party created;
+  ASSERT_TRUE(CreateParty("ana", &created).ok());
+  ASSERT_TRUE(GetMyParty("ana", &party).ok());
+  EXPECT_TRUE(MessageDifferencer::Equals(party, created)) << party.DebugString();
+  EXPECT_FALSE(party.invite_code().empty()) << "the leader, until the party is full";
+
+  v1::Party joined;
+  ASSERT_TRUE(JoinParty("bora", created.invite_code(), &joined).ok());
+  for (const char* member : {"ana", "bora"}) {
+    SCOPED_TRACE(member);
+    v1::Party mine;
+    ASSERT_TRUE(GetMyParty(member, &mine).ok());
+    EXPECT_EQ(mine.party_id(), created.party_id());
+    EXPECT_EQ(mine.leader(), "ana");
+    EXPECT_THAT(mine.members(), ElementsAre("ana", "bora"));
+    EXPECT_TRUE(mine.invite_code().empty()) << "a full party has no code to share";
+  }
+  EXPECT_EQ(GetMyParty("cem", &party).error_code(), grpc::StatusCode::NOT_FOUND)
+      << "only about the caller's own party";
+
+  auto context = kahve::testing::ContextFor("bora");
+  v1::LeavePartyRequest leave;
+  leave.set_party_id(created.party_id());
+  v1::LeavePartyResponse left;
+  ASSERT_TRUE(mm().stub().LeaveParty(context.get(), leave, &left).ok());
+  EXPECT_EQ(GetMyParty("bora", &party).error_code(), grpc::StatusCode::NOT_FOUND);
+  ASSERT_TRUE(GetMyParty("ana", &party).ok());
+  EXPECT_THAT(party.members(), ElementsAre("ana"));
+
+  // Without a token nothing is answered.
+  grpc::ClientContext anonymous;
+  EXPECT_EQ(mm().stub().GetMyParty(&anonymous, {}, &party).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+}
+
+TEST_F(MatchmakingClientTest, GetMyTicketFollowsTheTicketUntilTheGameEnds) {
+  Start();
+  v1::TicketUpdate update;
+  EXPECT_EQ(GetMyTicket("ana", &update).error_code(), grpc::StatusCode::NOT_FOUND);
+  grpc::ClientContext anonymous;
+  EXPECT_EQ(mm().stub().GetMyTicket(&anonymous, {}, &update).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+
+  // Queued: the answer is WatchTicket's first update.
+  std::string queued;
+  ASSERT_TRUE(Enqueue("ana", LiarsDice(3), &queued).ok());
+  ASSERT_TRUE(GetMyTicket("ana", &update).ok());
+  EXPECT_EQ(update.ticket_id(), queued);
+  EXPECT_EQ(update.state(), v1::TicketUpdate::QUEUED);
+  EXPECT_EQ(update.queue_size(), 1);
+  EXPECT_TRUE(update.has_enqueued_at());
+  EXPECT_EQ(GetMyTicket("bora", &update).error_code(), grpc::StatusCode::NOT_FOUND)
+      << "only about the caller's own tickets";
+  ASSERT_TRUE(Cancel("ana", queued).ok());
+  EXPECT_EQ(GetMyTicket("ana", &update).error_code(), grpc::StatusCode::NOT_FOUND)
+      << "a cancelled ticket is over";
+
+  // Matched: each player gets their own seat and seat token, as WatchTicket gives them.
+  const Pair pair = MatchAnaAndBora(LiarsDice(2));
+  for (const auto& [player, ticket] :
+       {std::pair{"ana", pair.ana_ticket}, std::pair{"bora", pair.bora_ticket}}) {
+    SCOPED_TRACE(player);
+    const Watched watched = WatchUntil(player, ticket, v1::TicketUpdate::MATCHED);
+    ASSERT_FALSE(watched.updates.empty());
+    v1::TicketUpdate mine;
+    ASSERT_TRUE(GetMyTicket(player, &mine).ok());
+    EXPECT_EQ(mine.state(), v1::TicketUpdate::MATCHED);
+    EXPECT_FALSE(mine.assignment().seat_token().empty());
+    EXPECT_TRUE(MessageDifferencer::Equals(mine, watched.updates.back()))
+        << mine.DebugString() << " vs " << watched.updates.back().DebugString();
+  }
+  EXPECT_NE(pair.ana.seat(), pair.bora.seat());
+
+  // A newer ticket in play comes first; once it is over, the table still being played again.
+  std::string newer;
+  ASSERT_TRUE(Enqueue("ana", LiarsDice(4), &newer).ok());
+  ASSERT_TRUE(GetMyTicket("ana", &update).ok());
+  EXPECT_EQ(update.ticket_id(), newer);
+  EXPECT_EQ(update.state(), v1::TicketUpdate::QUEUED);
+  ASSERT_TRUE(Cancel("ana", newer).ok());
+  ASSERT_TRUE(GetMyTicket("ana", &update).ok());
+  EXPECT_EQ(update.ticket_id(), pair.ana_ticket);
+  EXPECT_EQ(update.assignment().table_id(), pair.ana.table_id());
+
+  // The game is over: nothing to go back to.
+  MarkFinished(pair.ana.table_id());
+  EXPECT_EQ(GetMyTicket("ana", &update).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(GetMyTicket("bora", &update).error_code(), grpc::StatusCode::NOT_FOUND);
+}
+
+TEST_F(MatchmakingClientTest, GetMyTicketAnswersEveryMemberOfAQueuedParty) {
+  Start(/*passes=*/false);
+  v1::Party party;
+  ASSERT_TRUE(CreateParty("ana", &party).ok());
+  ASSERT_TRUE(JoinParty("bora", party.invite_code()).ok());
+  v1::EnqueueRequest request = LiarsDice(4);
+  request.set_party_id(party.party_id());
+  std::string ticket;
+  ASSERT_TRUE(Enqueue("ana", request, &ticket).ok());
+  for (const char* member : {"ana", "bora"}) {
+    SCOPED_TRACE(member);
+    v1::TicketUpdate update;
+    ASSERT_TRUE(GetMyTicket(member, &update).ok());
+    EXPECT_EQ(update.ticket_id(), ticket);
+    EXPECT_EQ(update.state(), v1::TicketUpdate::QUEUED);
+  }
+}
+
 // Issue 19: a request id reused after its ticket's game finished sent the player back to the
 // finished table. It stays bound while the ticket is in play, and is free once it is over.
 TEST_F(MatchmakingClientTest, ARequestIdStaysWithItsTicketUntilTheGameEnds) {
@@ -249,6 +401,10 @@ TEST_F(MatchmakingClientTest, ARequestIdStaysWithItsTicketUntilTheGameEnds) {
   EXPECT_EQ(RequestIdsOf(renewed), "r-1/");
   ASSERT_TRUE(Enqueue("ana", WithId(LiarsDice(2), "r-1"), &retried).ok());
   EXPECT_EQ(retried, renewed) << "bound to the new ticket now";
+  v1::TicketUpdate update;
+  ASSERT_TRUE(GetMyTicket("ana", &update).ok());
+  EXPECT_EQ(update.ticket_id(), renewed);
+  EXPECT_EQ(update.state(), v1::TicketUpdate::QUEUED);
   const Watched watched = WatchUntil("ana", renewed, v1::TicketUpdate::QUEUED);
   ASSERT_FALSE(watched.updates.empty());
   EXPECT_FALSE(watched.updates[0].has_assignment());
