@@ -29,6 +29,28 @@ std::unique_ptr<grpc::ClientContext> ContextFor(const std::string& player,
 
 std::shared_ptr<grpc::Channel> LocalChannel(int port);
 
+// A refusal's details as a client decodes them from gRPC's rich error model: the
+// grpc-status-details-bin trailer (grpc::Status::error_details) holds a kahve.v1.RpcStatus
+// (google.rpc.Status field for field). Empty when the status carries no details; the problem
+// when the trailer does not parse or contradicts the status's own code or message.
+absl::StatusOr<v1::RpcStatus> RichStatusOf(const grpc::Status& status);
+
+// The detail of type T (an Any with type URL "type.googleapis.com/kahve.v1.<T>") that `status`
+// carries: NotFound when it carries none, or the problem RichStatusOf names.
+template <typename T>
+absl::StatusOr<T> DetailOf(const grpc::Status& status) {
+  absl::StatusOr<v1::RpcStatus> rich = RichStatusOf(status);
+  if (!rich.ok()) return rich.status();
+  const std::string type_url = "type.googleapis.com/" + T::descriptor()->full_name();
+  for (const google::protobuf::Any& any : rich->details()) {
+    if (any.type_url() != type_url) continue;
+    T detail;
+    if (!any.UnpackTo(&detail)) return absl::DataLossError(type_url + ": does not parse");
+    return detail;
+  }
+  return absl::NotFoundError("no " + type_url + " among the status's details");
+}
+
 // grpc.health.v1 Check of `service` ("" the server as a whole): "SERVING", "NOT_SERVING", ... or
 // the gRPC error.
 absl::StatusOr<std::string> HealthStatus(int port, const std::string& service);
@@ -44,24 +66,6 @@ double MetricSum(prometheus::Registry& registry, const std::string& family,
 absl::StatusOr<std::string> HttpGet(int port, const std::string& path);
 // Runs `promtool check metrics` on the text; OK or the problems promtool reports.
 absl::Status PromtoolCheck(const std::string& metrics_text);
-
-// The detail of type `Detail` a refusal carries in the rich error model, decoded as a client
-// would: grpc-status-details-bin holds an RpcStatus (google.rpc.Status) repeating the call's code
-// and message, each detail an Any. nullopt when there is none of that type or the trailer does
-// not repeat the code and message.
-template <typename Detail>
-std::optional<Detail> DetailOf(const grpc::Status& status) {
-  v1::RpcStatus rich;
-  if (status.error_details().empty() || !rich.ParseFromString(status.error_details()) ||
-      rich.code() != status.error_code() || rich.message() != status.error_message()) {
-    return std::nullopt;
-  }
-  for (const google::protobuf::Any& any : rich.details()) {
-    Detail detail;
-    if (any.Is<Detail>() && any.UnpackTo(&detail)) return detail;
-  }
-  return std::nullopt;
-}
 
 }  // namespace kahve::testing
 

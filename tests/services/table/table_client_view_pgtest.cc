@@ -198,8 +198,8 @@ TEST_F(TableClientViewTest, AStaleExpectedSeqCarriesTheTablesSeq) {
   auto context = kahve::testing::ContextFor("ana");
   const grpc::Status status = stub().Play(context.get(), request, &response);
   ASSERT_EQ(status.error_code(), grpc::StatusCode::ABORTED) << status.error_message();
-  const std::optional<v1::StaleSeq> stale = kahve::testing::DetailOf<v1::StaleSeq>(status);
-  ASSERT_TRUE(stale.has_value()) << "no StaleSeq detail";
+  const absl::StatusOr<v1::StaleSeq> stale = kahve::testing::DetailOf<v1::StaleSeq>(status);
+  ASSERT_TRUE(stale.ok()) << stale.status();
   EXPECT_EQ(stale->table_seq(), before->seq());
   EXPECT_EQ(stale->expected_seq(), before->seq() - 1);
   auto after = View(table_id, "ana", players[0].token);

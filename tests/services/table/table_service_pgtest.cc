@@ -36,8 +36,10 @@ struct Refusal {
 
 Refusal RefusalOf(const grpc::Status& status) {
   // The rich error model: a google.rpc.Status repeating the code and message, each detail an Any.
+  absl::StatusOr<v1::PlayRejection> rejection =
+      kahve::testing::DetailOf<v1::PlayRejection>(status);
   return Refusal{status.error_code(), status.error_message(),
-                 kahve::testing::DetailOf<v1::PlayRejection>(status)};
+                 rejection.ok() ? std::optional<v1::PlayRejection>(*rejection) : std::nullopt};
 }
 
 TEST_F(TableServiceTest, FourPlayersPlayAFullGameOverTheirStreams) {
