@@ -52,7 +52,7 @@ bool AsksForHelp(int argc, char** argv) {
 
 void PrintFlagHelp(std::FILE* out, std::string_view usage,
                    const std::function<bool(std::string_view name)>& shown) {
-  std::fprintf(out, "%s\n", std::string(usage).c_str());
+  std::fprintf(out, "%s%s", std::string(usage).c_str(), usage.ends_with('\n') ? "" : "\n");
   std::vector<const absl::CommandLineFlag*> flags;
   for (const auto& [name, flag] : absl::GetAllFlags()) {
     if (IsKahveFlag(*flag) && (!shown || shown(std::string(name)))) flags.push_back(flag);
