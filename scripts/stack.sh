@@ -36,7 +36,7 @@ kahve_stop() {
 kahve_started() {
   kahve_pids+=("$2")
   for _ in $(seq 200); do
-    grep -q "\"msg\":\"$3 serving\"" "$1" && return 0
+    grep -qs "\"msg\":\"$3 serving\"" "$1" && return 0
     kill -0 "$2" 2>/dev/null || { cat "$1"; echo "$3 exited at start"; exit 1; }
     sleep 0.05
   done

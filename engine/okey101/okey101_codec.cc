@@ -42,6 +42,7 @@ absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings,
       .event = &v1::Event::okey101,
       .mutable_event = &v1::Event::mutable_okey101,
       .mutable_view = &v1::View::mutable_okey101,
+      .mutable_hints = &v1::Hints::mutable_okey101,
       .preset_case = v1::Deal::kOkey101,
       .preset = &v1::Deal::okey101,
   };

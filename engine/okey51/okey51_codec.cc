@@ -44,6 +44,7 @@ absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings,
       .event = &v1::Event::okey51,
       .mutable_event = &v1::Event::mutable_okey51,
       .mutable_view = &v1::View::mutable_okey51,
+      .mutable_hints = &v1::Hints::mutable_okey51,
       .preset_case = v1::Deal::kOkey51,
       .preset = &v1::Deal::okey51,
   };

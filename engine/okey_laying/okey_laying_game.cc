@@ -331,7 +331,7 @@ absl::StatusOr<v1::Hints> LayingGame::Hints(int seat) const {
     if (!state_->table()[i].pair) table.push_back({i, state_->table()[i].meld});
   }
   v1::Hints hints;
-  *hints.mutable_okey() = okey::HintsFor(state_->hand(seat), table, state_->jokers());
+  *(hints.*oneofs_.mutable_hints)() = okey::HintsFor(state_->hand(seat), table, state_->jokers());
   return hints;
 }
 

@@ -22,6 +22,7 @@ struct LayingOneofs {
   const v1::OkeyLayingEvent& (v1::Event::*event)() const;
   v1::OkeyLayingEvent* (v1::Event::*mutable_event)();
   v1::OkeyLayingView* (v1::View::*mutable_view)();
+  v1::OkeyHints* (v1::Hints::*mutable_hints)();
   v1::Deal::PresetCase preset_case;
   const v1::OkeyLayingPreset& (v1::Deal::*preset)() const;
 };

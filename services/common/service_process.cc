@@ -1,10 +1,17 @@
 #include "services/common/service_process.h"
 
+#include "absl/flags/usage.h"
+#include "absl/strings/str_cat.h"
 #include "services/common/logging.h"
 
 namespace kahve::common {
 
 int RunServiceMain(int argc, char** argv, const ServiceDescription& service) {
+  const std::string name(service.name);
+  absl::SetProgramUsageMessage(absl::StrCat(
+      name, ": ", std::string(service.summary), "\nUsage: ", name,
+      " [--flag=value ...]   (docs/configuration.md has every flag; docs/operations.md how to run "
+      "it)"));
   StartServiceProcess(argc, argv);
   auto process =
       service.start(ServerSettingsFromFlags(service.default_port, service.default_metrics_port));

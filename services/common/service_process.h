@@ -30,13 +30,14 @@ using ServiceStarter =
 
 struct ServiceDescription {
   std::string_view name;  // "kahve-rating": log lines and errors
+  std::string_view summary;  // what it is, one line, for --help
   int default_port;
   int default_metrics_port;
   ServiceStarter start;  // reads the flags, wires everything, listens
 };
 
-// The whole main of a service binary: StartServiceProcess, start, log "<name> serving", wait for
-// SIGTERM or SIGINT, stop. Returns the exit code.
+// The whole main of a service binary: the usage message (--help), StartServiceProcess, start, log
+// "<name> serving", wait for SIGTERM or SIGINT, stop. Returns the exit code.
 int RunServiceMain(int argc, char** argv, const ServiceDescription& service);
 
 // --rating_target: where the rating service is, for the services that call it.

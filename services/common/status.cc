@@ -1,5 +1,10 @@
 #include "services/common/status.h"
 
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "kahve/v1/table.pb.h"
 #include "services/common/logging.h"
 
 namespace kahve::common {
@@ -22,6 +27,9 @@ const char* GenericMessage(absl::StatusCode code) {
   }
 }
 
+// Details travel as payloads keyed by their Any type URL; no other payload has this prefix.
+constexpr char kDetailPrefix[] = "type.googleapis.com/kahve.v1.";
+
 bool IsInsideFault(const absl::Status& status) {
   return status.code() == absl::StatusCode::kInternal ||
          status.code() == absl::StatusCode::kUnknown ||
@@ -36,6 +44,14 @@ absl::Status FromDatabase(absl::Status status) {
   return status;
 }
 
+absl::Status WithDetail(absl::Status status, const google::protobuf::Message& detail) {
+  if (!status.ok()) {
+    status.SetPayload(absl::StrCat("type.googleapis.com/", detail.GetTypeName()),
+                      absl::Cord(detail.SerializeAsString()));
+  }
+  return status;
+}
+
 grpc::Status ToGrpcStatus(const absl::Status& status) {
   if (status.ok()) return grpc::Status::OK;
   const auto code = static_cast<grpc::StatusCode>(status.code());
@@ -45,7 +61,17 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
               {"error", std::string(status.message())}});
     return grpc::Status(code, GenericMessage(status.code()));
   }
-  return grpc::Status(code, std::string(status.message()));
+  v1::RpcStatus rich;
+  status.ForEachPayload([&rich](absl::string_view type_url, const absl::Cord& value) {
+    if (!absl::StartsWith(type_url, kDetailPrefix)) return;
+    google::protobuf::Any* any = rich.add_details();
+    any->set_type_url(std::string(type_url));
+    any->set_value(std::string(value));
+  });
+  if (rich.details().empty()) return grpc::Status(code, std::string(status.message()));
+  rich.set_code(static_cast<int32_t>(code));
+  rich.set_message(std::string(status.message()));
+  return grpc::Status(code, std::string(status.message()), rich.SerializeAsString());
 }
 
 absl::Status FromGrpcStatus(const grpc::Status& status) {

@@ -163,6 +163,8 @@ absl::StatusOr<std::unique_ptr<common::ServiceProcess>> StartMatchmaking(
 }  // namespace
 
 const common::ServiceDescription kMatchmakingService{.name = "kahve-matchmaking",
+                                                     .summary = "queues players and seats them "
+                                                                "at tables (gRPC)",
                                                      .default_port = 50051,
                                                      .default_metrics_port = 9091,
                                                      .start = &StartMatchmaking};

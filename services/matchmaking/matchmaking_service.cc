@@ -201,4 +201,31 @@ grpc::ServerUnaryReactor* MatchmakingService::LeaveParty(grpc::CallbackServerCon
   });
 }
 
+grpc::ServerUnaryReactor* MatchmakingService::GetMyTicket(grpc::CallbackServerContext* context,
+                                                          const v1::GetMyTicketRequest* request,
+                                                          v1::TicketUpdate* response) {
+  return Offload(context, *request, "GetMyTicket", [this, response](const std::string& caller) {
+    auto ticket = store_->TicketInPlay(caller);
+    if (!ticket.ok()) return ticket.status();
+    // The figures only a queued ticket shows; WatchTicket's first update would say the same.
+    QueueFigures figures;
+    if (ticket->state == kWaiting || ticket->state == kPlacing) {
+      figures = ReadQueueFigures(*store_, ticket->queue_key, absl::Now() - settings_.stats_window);
+    }
+    *response = UpdateFor(*ticket, caller, figures);
+    return absl::OkStatus();
+  });
+}
+
+grpc::ServerUnaryReactor* MatchmakingService::GetMyParty(grpc::CallbackServerContext* context,
+                                                         const v1::GetMyPartyRequest* request,
+                                                         v1::Party* response) {
+  return Offload(context, *request, "GetMyParty", [this, response](const std::string& caller) {
+    auto party = store_->PartyOf(caller);
+    if (!party.ok()) return party.status();
+    *response = *std::move(party);
+    return absl::OkStatus();
+  });
+}
+
 }  // namespace kahve::matchmaking

@@ -54,6 +54,12 @@ class MatchmakingService final : public v1::MatchmakingService::CallbackService 
   grpc::ServerUnaryReactor* LeaveParty(grpc::CallbackServerContext* context,
                                        const v1::LeavePartyRequest* request,
                                        v1::LeavePartyResponse* response) override;
+  grpc::ServerUnaryReactor* GetMyTicket(grpc::CallbackServerContext* context,
+                                        const v1::GetMyTicketRequest* request,
+                                        v1::TicketUpdate* response) override;
+  grpc::ServerUnaryReactor* GetMyParty(grpc::CallbackServerContext* context,
+                                       const v1::GetMyPartyRequest* request,
+                                       v1::Party* response) override;
 
   // The ticket an Enqueue request asks for, validated: InvalidArgument, PermissionDenied,
   // NotFound or FailedPrecondition (the party) for a request that cannot be queued.

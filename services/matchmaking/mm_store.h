@@ -109,8 +109,13 @@ class MatchmakingStore {
  public:
   explicit MatchmakingStore(common::PgPool* pool) : pool_(pool) {}
 
-  // Tickets and parties (mm_ticket_store.cc). CreateTicket returns the ticket id: the earlier
-  // one for a repeated (owner, request id); AlreadyExists when a player has an active ticket.
+  // Tickets and parties (mm_ticket_store.cc). A ticket is in play while it is queued, or matched
+  // to a table whose game has not ended (the SQL function mm_ticket_in_play, migrations/0009).
+  // CreateTicket returns the ticket id: the earlier one for a repeated (owner, request id) while
+  // that ticket is in play, a new one once it is over (the old row gives the request id up in the
+  // same transaction). AlreadyExists with an ActiveTicket detail when a player has an active
+  // ticket; with a RequestIdInUse detail when the request id is bound to a ticket of another
+  // queue.
   absl::StatusOr<std::string> CreateTicket(const NewTicket& ticket, absl::Time now);
   // CreateTicket for each ticket, all in one transaction (mm_ticket_batch.cc), with the same
   // answers as one by one in this order. Should another replica win a race for a player or
@@ -118,17 +123,24 @@ class MatchmakingStore {
   std::vector<absl::StatusOr<std::string>> CreateTickets(const std::vector<NewTicket>& tickets,
                                                          absl::Time now);
   absl::StatusOr<TicketRecord> GetTicket(const std::string& ticket_id);
+  // The newest of `player`'s kRecentTicketsLooked newest tickets that is in play; NotFound when
+  // none is.
+  absl::StatusOr<TicketRecord> TicketInPlay(const std::string& player);
   absl::StatusOr<std::vector<TicketRecord>> GetTickets(const std::vector<std::string>& ticket_ids);
   // NotFound, PermissionDenied (the caller is not on the ticket), FailedPrecondition (matched or
   // expired); cancelling a cancelled ticket is OK.
   absl::Status CancelTicket(const std::string& ticket_id, const std::string& caller,
                             absl::Time now);
+  // CreateParty and JoinParty: AlreadyExists with a CurrentParty detail when the player is in a
+  // party already.
   absl::StatusOr<v1::Party> CreateParty(const std::string& leader, absl::Time now);
   absl::StatusOr<v1::Party> JoinParty(const std::string& invite_code, const std::string& player,
                                       absl::Time now);
   absl::Status LeaveParty(const std::string& party_id, const std::string& player);
   // The party and its members (leader first); NotFound when there is none.
   absl::StatusOr<v1::Party> GetParty(const std::string& party_id);
+  // The party `player` is in, as GetParty reads it; NotFound when the player is in none.
+  absl::StatusOr<v1::Party> PartyOf(const std::string& player);
 
   // Queue passes (mm_match_store.cc).
   // Queues with waiting or placing tickets, and how many each has.
@@ -176,8 +188,18 @@ std::string NewInviteCode();
 
 int64_t Micros(absl::Time time);
 
-// The answer to a request id its owner already used for a ticket of another queue.
-absl::Status RequestIdReused(const std::string& ticket_id);
+// How many of a player's newest tickets TicketInPlay looks at: a bounded read however many games
+// the player has played. A table still running behind this many newer tickets is not found.
+inline constexpr int kRecentTicketsLooked = 32;
+
+// AlreadyExists naming the player and the active ticket, message and ActiveTicket detail.
+absl::Status PlayerHasActiveTicket(const std::string& player_id, const std::string& ticket_id);
+// The answer to a request id its owner already used for a ticket of another queue still in play
+// (AlreadyExists with a RequestIdInUse detail).
+absl::Status RequestIdReused(const std::string& request_id, const std::string& ticket_id);
+// In `tx`: the request ids of these tickets, which are over, move to released_request_id, so the
+// tickets stored next in `tx` can take them (mm_tickets_request is unique).
+void ReleaseRequestIds(pqxx::transaction_base& tx, const std::vector<std::string>& ticket_ids);
 
 // Whether `text` can be a PostgreSQL text value: it cannot hold NUL, and libpq ends a text
 // parameter at the first one, so a string with NUL would be stored or matched cut short (a

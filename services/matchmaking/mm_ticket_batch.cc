@@ -6,7 +6,6 @@
 #include <map>
 #include <utility>
 
-#include "absl/strings/str_cat.h"
 #include "services/common/logging.h"
 #include "services/common/pg_arrays.h"
 #include "services/matchmaking/mm_store.h"
@@ -18,11 +17,16 @@ using common::HexArrayLiteral;
 using common::Int64ArrayLiteral;
 using common::TextArrayLiteral;
 
-// (owner, request id) -> (ticket, queue key)
-using EarlierTickets =
-    std::map<std::pair<std::string, std::string>, std::pair<std::string, std::string>>;
+// A ticket a request made before, and whether it is in play (still bound to the request id).
+struct EarlierTicket {
+  std::string ticket_id;
+  std::string queue_key;
+  bool in_play = false;
+};
+// (owner, request id) -> the ticket
+using EarlierTickets = std::map<std::pair<std::string, std::string>, EarlierTicket>;
 
-// Tickets these requests made before (retries).
+// Tickets these requests made before (retries, or requests whose ticket is over).
 EarlierTickets LookUpEarlier(pqxx::work& tx, const std::vector<NewTicket>& tickets) {
   std::vector<std::string> owners, request_ids;
   for (const NewTicket& ticket : tickets) {
@@ -34,12 +38,15 @@ EarlierTickets LookUpEarlier(pqxx::work& tx, const std::vector<NewTicket>& ticke
   if (request_ids.empty()) return earlier;
   // The request_id <> '' term lets the partial index mm_tickets_request answer.
   for (const pqxx::row& row :
-       tx.exec_params("SELECT t.owner, t.request_id, t.ticket_id, t.queue_key FROM mm_tickets t"
+       tx.exec_params("SELECT t.owner, t.request_id, t.ticket_id, t.queue_key,"
+                      "       mm_ticket_in_play(t.state, t.match_id) FROM mm_tickets t"
                       "  JOIN unnest($1::text[], $2::text[]) AS v(o, r)"
                       "    ON t.owner = v.o AND t.request_id = v.r WHERE t.request_id <> ''",
                       TextArrayLiteral(owners), TextArrayLiteral(request_ids))) {
-    earlier[{row[0].as<std::string>(), row[1].as<std::string>()}] = {row[2].as<std::string>(),
-                                                                     row[3].as<std::string>()};
+    earlier[{row[0].as<std::string>(), row[1].as<std::string>()}] = {
+        .ticket_id = row[2].as<std::string>(),
+        .queue_key = row[3].as<std::string>(),
+        .in_play = row[4].as<bool>()};
   }
   return earlier;
 }
@@ -76,22 +83,22 @@ std::vector<absl::StatusOr<std::string>> InsertBatch(pqxx::work& tx,
   std::vector<int64_t> longest_waits;
   std::vector<std::string> player_tickets, player_ids;
   std::vector<int64_t> positions;
+  // Tickets that are over whose request ids the new tickets take.
+  std::vector<std::string> released;
   for (size_t i = 0; i < tickets.size(); ++i) {
     const NewTicket& ticket = tickets[i];
-    if (!ticket.request_id.empty()) {
-      const auto found = earlier.find({ticket.owner, ticket.request_id});
-      if (found != earlier.end()) {
-        answers[i] = found->second.second == ticket.queue_key
-                         ? absl::StatusOr<std::string>(found->second.first)
-                         : RequestIdReused(found->second.first);
-        continue;
-      }
+    const auto found =
+        ticket.request_id.empty() ? earlier.end() : earlier.find({ticket.owner, ticket.request_id});
+    if (found != earlier.end() && found->second.in_play) {
+      answers[i] = found->second.queue_key == ticket.queue_key
+                       ? absl::StatusOr<std::string>(found->second.ticket_id)
+                       : RequestIdReused(ticket.request_id, found->second.ticket_id);
+      continue;
     }
     const auto busy = std::find_if(ticket.players.begin(), ticket.players.end(),
                                    [&](const std::string& p) { return active.contains(p); });
     if (busy != ticket.players.end()) {
-      answers[i] = absl::AlreadyExistsError(
-          absl::StrCat("player ", *busy, " already has active ticket ", active[*busy]));
+      answers[i] = PlayerHasActiveTicket(*busy, active[*busy]);
       continue;
     }
     const std::string ticket_id = NewId("tk-");
@@ -100,8 +107,10 @@ std::vector<absl::StatusOr<std::string>> InsertBatch(pqxx::work& tx,
       continue;
     }
     answers[i] = ticket_id;
+    if (found != earlier.end()) released.push_back(found->second.ticket_id);
     if (!ticket.request_id.empty()) {
-      earlier[{ticket.owner, ticket.request_id}] = {ticket_id, ticket.queue_key};
+      earlier[{ticket.owner, ticket.request_id}] = {
+          .ticket_id = ticket_id, .queue_key = ticket.queue_key, .in_play = true};
     }
     ticket_ids.push_back(ticket_id);
     queue_keys.push_back(ticket.queue_key);
@@ -118,6 +127,8 @@ std::vector<absl::StatusOr<std::string>> InsertBatch(pqxx::work& tx,
     }
   }
   if (ticket_ids.empty()) return answers;
+  // Before the inserts: mm_tickets_request is checked row by row.
+  ReleaseRequestIds(tx, released);
   std::vector<const std::string*> settings_bytes;
   for (const std::string& bytes : settings) settings_bytes.push_back(&bytes);
   tx.exec_params0(
@@ -130,9 +141,10 @@ std::vector<absl::StatusOr<std::string>> InsertBatch(pqxx::work& tx,
       TextArrayLiteral(ticket_requests), HexArrayLiteral(settings_bytes), TextArrayLiteral(teams),
       Int64ArrayLiteral(longest_waits), Micros(now));
   tx.exec_params0(
-      "INSERT INTO mm_ticket_players (ticket_id, player_id, position, active)"
-      " SELECT t, p, n, true FROM unnest($1::text[], $2::text[], $3::smallint[]) AS v(t, p, n)",
-      TextArrayLiteral(player_tickets), TextArrayLiteral(player_ids), Int64ArrayLiteral(positions));
+      "INSERT INTO mm_ticket_players (ticket_id, player_id, position, active, enqueued_us)"
+      " SELECT t, p, n, true, $4 FROM unnest($1::text[], $2::text[], $3::smallint[]) AS v(t, p, n)",
+      TextArrayLiteral(player_tickets), TextArrayLiteral(player_ids), Int64ArrayLiteral(positions),
+      Micros(now));
   return answers;
 }
 

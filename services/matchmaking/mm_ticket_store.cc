@@ -5,6 +5,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "services/common/pg_arrays.h"
+#include "services/common/status.h"
 #include "services/matchmaking/mm_store.h"
 
 namespace kahve::matchmaking {
@@ -39,6 +40,47 @@ constexpr char kSelectTickets[] =
     "  WHERE t.ticket_id = ANY($1::text[])"
     "  ORDER BY t.ticket_id, p.position";
 
+// The ticket (owner, request id) names, and whether it is in play (bound to the request id).
+constexpr char kSelectByRequest[] =
+    "SELECT ticket_id, queue_key, mm_ticket_in_play(state, match_id) FROM mm_tickets"
+    " WHERE owner = $1 AND request_id = $2";
+
+constexpr char kReleaseRequestIds[] =
+    "UPDATE mm_tickets SET released_request_id = request_id, request_id = ''"
+    " WHERE ticket_id = ANY($1::text[]) AND request_id <> ''";
+
+// The newest in play among the player's newest $2 tickets (mm_ticket_players_by_player).
+constexpr char kSelectTicketInPlay[] =
+    "SELECT t.ticket_id FROM (SELECT ticket_id FROM mm_ticket_players WHERE player_id = $1"
+    "    ORDER BY enqueued_us DESC NULLS LAST LIMIT $2) AS recent"
+    "  JOIN mm_tickets t USING (ticket_id)"
+    "  WHERE mm_ticket_in_play(t.state, t.match_id)"
+    "  ORDER BY t.enqueued_us DESC, t.ticket_id LIMIT 1";
+
+// The tickets `ticket_ids` name (all storable), in kSelectTickets' order.
+std::vector<TicketRecord> ReadTickets(pqxx::transaction_base& tx,
+                                      const std::vector<std::string>& ticket_ids) {
+  std::vector<TicketRecord> tickets;
+  for (const pqxx::row& row :
+       tx.exec_params(kSelectTickets, common::TextArrayLiteral(ticket_ids))) {
+    if (tickets.empty() || tickets.back().ticket_id != row["ticket_id"].as<std::string>()) {
+      tickets.emplace_back();
+    }
+    AddTicketRow(row, tickets.back());
+  }
+  return tickets;
+}
+
+// The answer to a repeated (owner, request id) whose ticket is in play: that ticket, or the
+// refusal when it waits in another queue than `ticket` asks for.
+absl::StatusOr<std::string> AnswerRepeat(const pqxx::row& earlier, const NewTicket& ticket) {
+  const std::string earlier_id = earlier[0].as<std::string>();
+  if (earlier[1].as<std::string>() != ticket.queue_key) {
+    return RequestIdReused(ticket.request_id, earlier_id);
+  }
+  return earlier_id;
+}
+
 absl::StatusOr<v1::Party> ReadParty(pqxx::transaction_base& tx, const std::string& party_id) {
   const pqxx::result rows = tx.exec_params(
       "SELECT p.leader, p.invite_code, m.player_id FROM mm_parties p"
@@ -63,6 +105,17 @@ absl::StatusOr<v1::Party> AddMember(pqxx::transaction_base& tx, const std::strin
   return ReadParty(tx, party_id);
 }
 
+// AlreadyExists for a player in party `party_id`, naming it (message and CurrentParty detail).
+absl::Status AlreadyInParty(const std::string& party_id, bool joining_it) {
+  v1::CurrentParty detail;
+  detail.set_party_id(party_id);
+  return common::WithDetail(
+      absl::AlreadyExistsError(
+          joining_it ? "already in this party"
+                     : absl::StrCat("already in party ", party_id, "; leave it first")),
+      detail);
+}
+
 }  // namespace
 
 bool StorableText(std::string_view text) { return text.find('\0') == std::string_view::npos; }
@@ -77,9 +130,28 @@ absl::Status CheckStorable(const NewTicket& ticket) {
   return absl::OkStatus();
 }
 
-absl::Status RequestIdReused(const std::string& ticket_id) {
-  return absl::AlreadyExistsError(absl::StrCat("request_id: already used for ticket ", ticket_id,
-                                               " of another queue; use a new id"));
+absl::Status PlayerHasActiveTicket(const std::string& player_id, const std::string& ticket_id) {
+  v1::ActiveTicket detail;
+  detail.set_player_id(player_id);
+  detail.set_ticket_id(ticket_id);
+  return common::WithDetail(absl::AlreadyExistsError(absl::StrCat(
+                                "player ", player_id, " already has active ticket ", ticket_id)),
+                            detail);
+}
+
+absl::Status RequestIdReused(const std::string& request_id, const std::string& ticket_id) {
+  v1::RequestIdInUse detail;
+  detail.set_request_id(request_id);
+  detail.set_ticket_id(ticket_id);
+  return common::WithDetail(
+      absl::AlreadyExistsError(absl::StrCat("request_id: already used for ticket ", ticket_id,
+                                            " of another queue; use a new id")),
+      detail);
+}
+
+void ReleaseRequestIds(pqxx::transaction_base& tx, const std::vector<std::string>& ticket_ids) {
+  if (ticket_ids.empty()) return;
+  tx.exec_params0(kReleaseRequestIds, common::TextArrayLiteral(ticket_ids));
 }
 
 std::string NewId(const char* prefix) {
@@ -104,22 +176,23 @@ absl::StatusOr<std::string> MatchmakingStore::CreateTicket(const NewTicket& tick
   if (absl::Status storable = CheckStorable(ticket); !storable.ok()) return storable;
   const std::string ticket_id = NewId("tk-");
   if (ticket_id.empty()) return absl::InternalError("no randomness for a ticket id");
-  std::string result;
+  absl::StatusOr<std::string> result = ticket_id;
   bool taken = false;
   absl::Status status = pool_->Run([&](pqxx::connection& connection) {
     pqxx::work tx(connection);
+    std::vector<std::string> over;
     if (!ticket.request_id.empty()) {
-      const pqxx::result earlier = tx.exec_params(
-          "SELECT ticket_id, queue_key FROM mm_tickets"
-          " WHERE owner = $1 AND request_id = $2",
-          ticket.owner, ticket.request_id);
-      if (!earlier.empty()) {
-        result = earlier[0][0].as<std::string>();
-        if (earlier[0][1].as<std::string>() != ticket.queue_key) return RequestIdReused(result);
+      const pqxx::result earlier =
+          tx.exec_params(kSelectByRequest, ticket.owner, ticket.request_id);
+      if (!earlier.empty() && earlier[0][2].as<bool>()) {
+        result = AnswerRepeat(earlier[0], ticket);
         return absl::OkStatus();
       }
+      // A ticket that is over gives the id up to this one; rolled back with it on a refusal.
+      if (!earlier.empty()) over.push_back(earlier[0][0].as<std::string>());
     }
     try {
+      ReleaseRequestIds(tx, over);
       tx.exec_params0(
           "INSERT INTO mm_tickets (ticket_id, queue_key, owner, request_id, settings, teams,"
           "  longest_wait_us, state, enqueued_us)"
@@ -129,34 +202,27 @@ absl::StatusOr<std::string> MatchmakingStore::CreateTicket(const NewTicket& tick
           absl::ToInt64Microseconds(ticket.longest_wait), Micros(now));
       for (size_t i = 0; i < ticket.players.size(); ++i) {
         tx.exec_params0(
-            "INSERT INTO mm_ticket_players (ticket_id, player_id, position, active)"
-            " VALUES ($1, $2, $3, true)",
-            ticket_id, ticket.players[i], static_cast<int>(i));
+            "INSERT INTO mm_ticket_players (ticket_id, player_id, position, active, enqueued_us)"
+            " VALUES ($1, $2, $3, true, $4)",
+            ticket_id, ticket.players[i], static_cast<int>(i), Micros(now));
       }
       tx.commit();
     } catch (const pqxx::unique_violation&) {
       // A player already has an active ticket, or the same request id raced this one.
       taken = true;
-      return absl::OkStatus();
     }
-    result = ticket_id;
     return absl::OkStatus();
   });
-  if (!status.ok() || !taken) {
-    if (!status.ok()) return status;
-    return result;
-  }
-  // Name the ticket that is in the way, from a fresh transaction (the failed one is aborted).
+  if (!status.ok()) return status;
+  if (!taken) return result;
+  // Name what is in the way, from a fresh transaction (the failed one is aborted).
   status = pool_->Run([&](pqxx::connection& connection) {
     pqxx::read_transaction tx(connection);
     if (!ticket.request_id.empty()) {
-      const pqxx::result earlier = tx.exec_params(
-          "SELECT ticket_id, queue_key FROM mm_tickets"
-          " WHERE owner = $1 AND request_id = $2",
-          ticket.owner, ticket.request_id);
-      if (!earlier.empty()) {
-        result = earlier[0][0].as<std::string>();
-        if (earlier[0][1].as<std::string>() != ticket.queue_key) return RequestIdReused(result);
+      const pqxx::result earlier =
+          tx.exec_params(kSelectByRequest, ticket.owner, ticket.request_id);
+      if (!earlier.empty() && earlier[0][2].as<bool>()) {
+        result = AnswerRepeat(earlier[0], ticket);
         return absl::OkStatus();
       }
     }
@@ -168,9 +234,7 @@ absl::StatusOr<std::string> MatchmakingStore::CreateTicket(const NewTicket& tick
       if (!active.empty()) break;
     }
     if (active.empty()) return absl::AbortedError("ticket conflict; try again");
-    return absl::AlreadyExistsError(absl::StrCat("player ", active[0][0].as<std::string>(),
-                                                 " already has active ticket ",
-                                                 active[0][1].as<std::string>()));
+    return PlayerHasActiveTicket(active[0][0].as<std::string>(), active[0][1].as<std::string>());
   });
   if (!status.ok()) return status;
   return result;
@@ -194,17 +258,26 @@ absl::StatusOr<std::vector<TicketRecord>> MatchmakingStore::GetTickets(
   if (storable.empty()) return tickets;
   const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
     pqxx::read_transaction tx(connection);
-    const pqxx::result rows = tx.exec_params(kSelectTickets, common::TextArrayLiteral(storable));
-    for (const pqxx::row& row : rows) {
-      if (tickets.empty() || tickets.back().ticket_id != row["ticket_id"].as<std::string>()) {
-        tickets.emplace_back();
-      }
-      AddTicketRow(row, tickets.back());
-    }
+    tickets = ReadTickets(tx, storable);
     return absl::OkStatus();
   });
   if (!status.ok()) return status;
   return tickets;
+}
+
+absl::StatusOr<TicketRecord> MatchmakingStore::TicketInPlay(const std::string& player) {
+  const absl::Status not_found = absl::NotFoundError("no ticket in play");
+  if (!StorableText(player)) return not_found;
+  std::vector<TicketRecord> tickets;
+  const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
+    pqxx::read_transaction tx(connection);
+    const pqxx::result found = tx.exec_params(kSelectTicketInPlay, player, kRecentTicketsLooked);
+    if (!found.empty()) tickets = ReadTickets(tx, {found[0][0].as<std::string>()});
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  if (tickets.empty()) return not_found;
+  return std::move(tickets.front());
 }
 
 absl::Status MatchmakingStore::CancelTicket(const std::string& ticket_id, const std::string& caller,
@@ -248,8 +321,7 @@ absl::StatusOr<v1::Party> MatchmakingStore::CreateParty(const std::string& leade
     const pqxx::result member =
         tx.exec_params("SELECT party_id FROM mm_party_members WHERE player_id = $1", leader);
     if (!member.empty()) {
-      return absl::AlreadyExistsError(
-          absl::StrCat("already in party ", member[0][0].as<std::string>(), "; leave it first"));
+      return AlreadyInParty(member[0][0].as<std::string>(), /*joining_it=*/false);
     }
     tx.exec_params0(
         "INSERT INTO mm_parties (party_id, leader, invite_code, created_us) VALUES ($1,$2,$3,$4)",
@@ -281,9 +353,7 @@ absl::StatusOr<v1::Party> MatchmakingStore::JoinParty(const std::string& invite_
         tx.exec_params("SELECT party_id FROM mm_party_members WHERE player_id = $1", player);
     if (!member.empty()) {
       const std::string current = member[0][0].as<std::string>();
-      if (current == party_id) return absl::AlreadyExistsError("already in this party");
-      return absl::AlreadyExistsError(
-          absl::StrCat("already in party ", current, "; leave it first"));
+      return AlreadyInParty(current, /*joining_it=*/current == party_id);
     }
     const pqxx::result size =
         tx.exec_params("SELECT count(*) FROM mm_party_members WHERE party_id = $1", party_id);
@@ -335,6 +405,25 @@ absl::StatusOr<v1::Party> MatchmakingStore::GetParty(const std::string& party_id
   const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
     pqxx::read_transaction tx(connection);
     auto read = ReadParty(tx, party_id);
+    if (!read.ok()) return read.status();
+    party = *std::move(read);
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return party;
+}
+
+absl::StatusOr<v1::Party> MatchmakingStore::PartyOf(const std::string& player) {
+  if (!StorableText(player)) return absl::NotFoundError("not in a party");
+  v1::Party party;
+  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+    pqxx::read_transaction tx(connection);
+    const pqxx::result member =
+        tx.exec_params("SELECT party_id FROM mm_party_members WHERE player_id = $1", player);
+    if (member.empty()) return absl::NotFoundError("not in a party");
+    auto read = ReadParty(tx, member[0][0].as<std::string>());
+    // The leader ended the party between the two reads: the player is in none now.
+    if (absl::IsNotFound(read.status())) return absl::NotFoundError("not in a party");
     if (!read.ok()) return read.status();
     party = *std::move(read);
     return absl::OkStatus();

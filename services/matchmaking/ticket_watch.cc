@@ -123,16 +123,24 @@ class TicketWatchers::Stream : public grpc::ServerWriteReactor<v1::TicketUpdate>
   std::optional<grpc::Status> end_status_ ABSL_GUARDED_BY(mu_);
 };
 
-v1::TicketUpdate UpdateFor(const TicketRecord& ticket, const std::string& player, int queue_size,
-                           int expected_wait_seconds) {
+QueueFigures ReadQueueFigures(MatchmakingStore& store, const std::string& queue_key,
+                              absl::Time since) {
+  auto sizes = store.Sizes(queue_key);
+  auto expected = store.ExpectedWaitSeconds(queue_key, since);
+  return {.size = sizes.ok() ? sizes->waiting + sizes->placing : 0,
+          .expected_wait_seconds = expected.ok() ? *expected : 0};
+}
+
+v1::TicketUpdate UpdateFor(const TicketRecord& ticket, const std::string& player,
+                           const QueueFigures& figures) {
   v1::TicketUpdate update;
   update.set_ticket_id(ticket.ticket_id);
   *update.mutable_enqueued_at() =
       google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(ticket.enqueued_us);
   if (ticket.state == kWaiting || ticket.state == kPlacing) {
     update.set_state(v1::TicketUpdate::QUEUED);
-    update.set_queue_size(queue_size);
-    update.set_expected_wait_seconds(expected_wait_seconds);
+    update.set_queue_size(figures.size);
+    update.set_expected_wait_seconds(figures.expected_wait_seconds);
   } else if (ticket.state == kMatched) {
     update.set_state(v1::TicketUpdate::MATCHED);
     v1::Assignment& assignment = *update.mutable_assignment();
@@ -254,13 +262,10 @@ void TicketWatchers::Loop() {
       by_id[ticket.ticket_id] = &ticket;
       if (ticket.state != kWaiting && ticket.state != kPlacing) continue;
       // Rounds come as fast as streams open; a queue's figures are read at most once a poll.
-      QueueFigures& figures = figures_[ticket.queue_key];
-      if (now - figures.read_at < poll_) continue;
-      auto sizes = store_->Sizes(ticket.queue_key);
-      auto expected = store_->ExpectedWaitSeconds(ticket.queue_key, now - recent_);
-      figures = {.size = sizes.ok() ? sizes->waiting + sizes->placing : 0,
-                 .expected_wait_seconds = expected.ok() ? *expected : 0,
-                 .read_at = now};
+      ReadFigures& read = figures_[ticket.queue_key];
+      if (now - read.read_at < poll_) continue;
+      read = {.figures = ReadQueueFigures(*store_, ticket.queue_key, now - recent_),
+              .read_at = now};
     }
     // Queues nobody waits in any more are forgotten.
     std::erase_if(figures_,
@@ -283,11 +288,10 @@ void TicketWatchers::Loop() {
                                  "only the ticket's own players may watch it"));
         continue;
       }
-      const auto figures = figures_.find(ticket.queue_key);
-      stream->Offer(
-          UpdateFor(ticket, stream->player, figures == figures_.end() ? 0 : figures->second.size,
-                    figures == figures_.end() ? 0 : figures->second.expected_wait_seconds),
-          now);
+      const auto read = figures_.find(ticket.queue_key);
+      stream->Offer(UpdateFor(ticket, stream->player,
+                              read == figures_.end() ? QueueFigures{} : read->second.figures),
+                    now);
     }
   }
 }

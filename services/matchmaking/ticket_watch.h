@@ -27,6 +27,13 @@
 
 namespace kahve::matchmaking {
 
+// What a QUEUED update tells of its queue: the tickets waiting or placing in it, and the median
+// wait of its recently matched tickets.
+struct QueueFigures {
+  int size = 0;
+  int expected_wait_seconds = 0;
+};
+
 class TicketWatchers {
  public:
   // `recent`: the window whose matched tickets give the expected wait. `budget` (may be null:
@@ -62,13 +69,12 @@ class TicketWatchers {
   const absl::Duration recent_;
   absl::Mutex mu_;
   std::set<Stream*> streams_ ABSL_GUARDED_BY(mu_);
-  // Each queue's size and expected wait as last read; only the loop's thread touches them.
-  struct QueueFigures {
-    int size = 0;
-    int expected_wait_seconds = 0;
+  // Each queue's figures as last read, and when; only the loop's thread touches them.
+  struct ReadFigures {
+    QueueFigures figures;
     absl::Time read_at = absl::InfinitePast();
   };
-  std::map<std::string, QueueFigures> figures_;
+  std::map<std::string, ReadFigures> figures_;
   // Streams opened since the last read: they await their first update.
   std::set<Stream*> fresh_ ABSL_GUARDED_BY(mu_);
   bool poked_ ABSL_GUARDED_BY(mu_) = false;
@@ -79,10 +85,15 @@ class TicketWatchers {
 // A stream that only ends, with `status`: for a call refused before it watches anything.
 grpc::ServerWriteReactor<v1::TicketUpdate>* RefusedWatch(const grpc::Status& status);
 
+// The queue's figures now, the expected wait over tickets matched since `since`
+// (ExpectedWaitSeconds). A figure that cannot be read is 0: the update goes out without it.
+QueueFigures ReadQueueFigures(MatchmakingStore& store, const std::string& queue_key,
+                              absl::Time since);
+
 // The update a ticket's player sees: QUEUED while waiting or placing (a table is not theirs until
-// it exists), MATCHED with the player's own seat, EXPIRED, CANCELLED.
-v1::TicketUpdate UpdateFor(const TicketRecord& ticket, const std::string& player, int queue_size,
-                           int expected_wait_seconds);
+// it exists) with the queue's figures, MATCHED with the player's own seat, EXPIRED, CANCELLED.
+v1::TicketUpdate UpdateFor(const TicketRecord& ticket, const std::string& player,
+                           const QueueFigures& figures);
 
 }  // namespace kahve::matchmaking
 

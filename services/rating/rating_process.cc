@@ -69,6 +69,7 @@ absl::StatusOr<std::unique_ptr<common::ServiceProcess>> StartRating(
 }  // namespace
 
 const common::ServiceDescription kRatingService{.name = "kahve-rating",
+                                                .summary = "ratings and match history (gRPC)",
                                                 .default_port = 50053,
                                                 .default_metrics_port = 9093,
                                                 .start = &StartRating};

@@ -146,13 +146,21 @@ void TableHost::GetView(const common::Identity& caller, const v1::GetViewRequest
       caller, request.table_id(), request.seat_token(),
       [](const LiveTable& table, int seat) ABSL_NO_THREAD_SAFETY_ANALYSIS {
         v1::GetViewResponse response;
-        *response.mutable_view() = table.session->game().View(seat);
+        RecipientView now = table.session->ViewFor(seat);
+        *response.mutable_view() = std::move(now.view);
+        for (v1::Move& move : now.legal_moves) *response.add_legal_moves() = std::move(move);
         response.set_seq(table.session->seq());
         for (v1::SeatStatus& status : table.session->SeatStatuses()) {
           *response.add_seats() = std::move(status);
         }
         if (table.session->practice()) {
           *response.mutable_practice() = table.session->PracticeState();
+        }
+        if (const v1::DealCommitment* commitment = table.session->commitment()) {
+          *response.mutable_commitment() = *commitment;
+        }
+        if (std::optional<v1::DealReveal> reveal = table.session->reveal()) {
+          *response.mutable_reveal() = *std::move(reveal);
         }
         return absl::StatusOr<v1::GetViewResponse>(std::move(response));
       },
@@ -194,9 +202,10 @@ absl::Status TableHost::Connect(const common::Identity& caller, const v1::Connec
                                                 table->session->seq(), ")"));
     }
     if (request.has_after_seq()) stream->after_seq = request.after_seq();
+    stream->with_view = request.with_view();
     table->streams.push_back(stream);
     metrics_->streams_active.Increment();
-    if (auto back = table->session->StreamOpened(stream->seat(), absl::Now())) {
+    if (auto back = table->session->StreamOpened(stream->seat(), stream->with_view, absl::Now())) {
       Persist(table, *back, nullptr);
     }
     WhenDurable(table, [this, table, stream]()
@@ -216,7 +225,12 @@ void TableHost::StartStream(LiveTable& table, UpdateStream* stream) ABSL_NO_THRE
   if (stream->after_seq.has_value()) {
     auto missed = table.session->ResumeFor(stream->seat(), *stream->after_seq);
     if (missed.ok() && missed->has_value()) {
-      for (v1::TableUpdate& update : **missed) stream->SendInitial(std::move(update));
+      std::vector<v1::TableUpdate>& updates = **missed;
+      // The updates kept for resumes hold no views: the last gets the view now, which is after it.
+      if (stream->with_view && !updates.empty()) {
+        AttachView(table.session->ViewFor(stream->seat()), updates.back());
+      }
+      for (v1::TableUpdate& update : updates) stream->SendInitial(std::move(update));
       // A finished game's stream ends after its result (the last missed update).
       if (table.session->over()) stream->End(grpc::Status::OK);
       return;
@@ -236,7 +250,7 @@ void TableHost::Disconnect(const std::string& table_id, UpdateStream* stream) {
     if (found == streams.end()) return;
     streams.erase(found);
     metrics_->streams_active.Decrement();
-    table->session->StreamClosed(stream->seat(), absl::Now());
+    table->session->StreamClosed(stream->seat(), stream->with_view, absl::Now());
   }
   Reschedule(table);
 }

@@ -9,6 +9,7 @@
 #include "engine/core/registry.h"
 #include "services/common/logging.h"
 #include "services/common/metrics.h"
+#include "services/table/deal_commitment.h"
 #include "services/table/live_table.h"
 #include "services/table/log_batch.h"
 #include "services/table/match_result.h"
@@ -26,12 +27,6 @@ std::string NewTableId() {
   if (RAND_bytes(bytes, sizeof(bytes)) != 1) return "";
   return absl::StrCat("t-", absl::BytesToHexString(
                                 std::string(reinterpret_cast<const char*>(bytes), sizeof(bytes))));
-}
-
-uint64_t NewSeed() {
-  uint64_t seed = 0;
-  RAND_bytes(reinterpret_cast<unsigned char*>(&seed), sizeof(seed));
-  return seed;
 }
 
 int64_t Micros(absl::Time time) { return absl::ToUnixMicros(time); }
@@ -281,10 +276,27 @@ void TableHost::OpenTable(const v1::CreateTableRequest& request, bool practice, 
   *created->mutable_options() = request.options();
   *created->mutable_seats() = request.seats();
   created->set_practice(practice);
-  if (request.has_deal()) *created->mutable_deal() = request.deal();
-  created->mutable_deal()->set_seed(request.has_seed()   ? request.seed()
-                                    : request.has_deal() ? request.deal().seed()
-                                                         : NewSeed());
+  v1::Deal& deal = *created->mutable_deal();
+  if (request.has_deal()) deal = request.deal();
+  if (request.has_seed()) {
+    deal.set_seed(request.seed());
+  } else if (!request.has_deal()) {
+    absl::StatusOr<uint64_t> seed = NewSeed();
+    if (!seed.ok()) {
+      done(seed.status());
+      return;
+    }
+    deal.set_seed(*seed);
+  }
+  // Published from the start, before anything is dealt; the salt stays in the log until the end.
+  absl::StatusOr<std::string> salt = NewSalt();
+  if (!salt.ok()) {
+    done(salt.status());
+    return;
+  }
+  *created->mutable_commitment() =
+      Commit(SourceOf(practice, request.has_seed() || request.has_deal(), deal), *salt, deal);
+  created->set_deal_salt(absl::BytesToHexString(*salt));
   for (int seat = 0; seat < request.seats_size(); ++seat) {
     created->add_seat_token_sha256(
         request.seats(seat).has_player_id()
@@ -381,7 +393,13 @@ void TableHost::OnDurable(const TablePtr& table, const AppliedEntry& applied, ab
   table->durable_seq = applied.entry.seq();
   for (UpdateStream* stream : table->streams) {
     if (!stream->started || stream->sent_through >= applied.entry.seq()) continue;
-    stream->Send(UpdateFor(applied, stream->seat()));
+    v1::TableUpdate update = UpdateFor(applied, stream->seat());
+    const size_t recipient = static_cast<size_t>(stream->seat() + 1);
+    if (stream->with_view && recipient < applied.live_views.size() &&
+        applied.live_views[recipient].has_value()) {
+      AttachView(*applied.live_views[recipient], update);
+    }
+    stream->Send(std::move(update));
     stream->sent_through = applied.entry.seq();
     // No update follows the result: the stream is over, as Connect promises.
     if (applied.result.has_value()) stream->End(grpc::Status::OK);

@@ -209,6 +209,8 @@ absl::StatusOr<std::unique_ptr<common::ServiceProcess>> StartTable(
 }  // namespace
 
 const common::ServiceDescription kTableService{.name = "kahve-table",
+                                               .summary = "the tables: the game engine as the "
+                                                          "referee, and their streams (gRPC)",
                                                .default_port = 50052,
                                                .default_metrics_port = 9092,
                                                .start = &StartTable};

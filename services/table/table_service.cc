@@ -11,19 +11,6 @@ namespace {
 constexpr int kMaxPageSize = 100;
 constexpr int kDefaultPageSize = 50;
 
-// An engine refusal travels in the rich error model: the status's binary details are an RpcStatus
-// (google.rpc.Status on the wire) holding the PlayRejection.
-grpc::Status PlayStatus(const absl::Status& status,
-                        const std::optional<v1::PlayRejection>& rejection) {
-  const grpc::Status plain = common::ToGrpcStatus(status);
-  if (!rejection.has_value()) return plain;
-  v1::RpcStatus details;
-  details.set_code(plain.error_code());
-  details.set_message(plain.error_message());
-  details.add_details()->PackFrom(*rejection);
-  return grpc::Status(plain.error_code(), plain.error_message(), details.SerializeAsString());
-}
-
 }  // namespace
 
 TableService::TableService(TableHost* host, const common::Authenticator* authenticator,
@@ -95,7 +82,9 @@ grpc::ServerUnaryReactor* TableService::Play(grpc::CallbackServerContext* contex
   TableHost::PlayDone answer = [reactor, response](absl::Status status, v1::PlayResponse played,
                                                    std::optional<v1::PlayRejection> rejection) {
     if (status.ok()) *response = std::move(played);
-    reactor->Finish(PlayStatus(status, rejection));
+    // An engine refusal travels in the rich error model, as a PlayRejection detail.
+    reactor->Finish(common::ToGrpcStatus(
+        rejection.has_value() ? common::WithDetail(std::move(status), *rejection) : status));
   };
   host_->Play(*caller, *request, received,
               [this, caller = *caller, request, received, answer](

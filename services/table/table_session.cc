@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/message_differencer.h"
+#include "services/common/status.h"
 #include "services/common/time.h"
 #include "services/table/table_setup.h"
 
@@ -40,6 +41,7 @@ TableSession::TableSession(v1::TableCreated created, absl::Time created_at,
       created_at_(created_at),
       game_(std::move(game)),
       seats_(std::move(seats)),
+      view_watchers_(seats_.size() + 1, 0),
       last_at_(created_at) {}
 
 std::optional<v1::Result> TableSession::result() const {
@@ -90,6 +92,7 @@ absl::StatusOr<AppliedEntry> TableSession::ApplyEntry(const v1::TableLogEntry& e
   last_at_ = FromTimestamp(entry.at());
   RestartTurnClocks(entry);
   Record(applied);
+  AddLiveViews(applied);
   return applied;
 }
 
@@ -133,6 +136,7 @@ absl::StatusOr<AppliedEntry> TableSession::ApplyMove(const v1::TableLogEntry& en
   applied.entry = entry;
   applied.events = std::move(outcome.events);
   applied.result = result();
+  applied.reveal = reveal();
   applied.to_act = game_->SeatsToAct();
   return applied;
 }
@@ -189,8 +193,8 @@ void TableSession::CountMove(const v1::ReplayMove& move) {
   ++(move.by_bot() ? mover.bot_moves : mover.human_moves);
 }
 
-void TableSession::Record(const AppliedEntry& applied) {
-  recent_.push_back(applied);
+void TableSession::Record(AppliedEntry applied) {
+  recent_.push_back(std::move(applied));
   if (recent_.size() > kRecentEntries) recent_.pop_front();
 }
 
@@ -243,6 +247,17 @@ absl::Status TableSession::CheckPlayableSeat(int seat) const {
   return absl::OkStatus();
 }
 
+absl::Status TableSession::CheckExpectedSeq(std::optional<uint64_t> expected_seq) const {
+  if (!expected_seq.has_value() || *expected_seq == seq_) return absl::OkStatus();
+  v1::StaleSeq stale;
+  stale.set_table_seq(seq_);
+  stale.set_expected_seq(*expected_seq);
+  return common::WithDetail(
+      absl::AbortedError(
+          absl::StrCat("expected_seq: the table is at seq ", seq_, ", not ", *expected_seq)),
+      stale);
+}
+
 v1::TableLogEntry TableSession::NewEntry(absl::Time now) const {
   v1::TableLogEntry entry;
   entry.set_seq(seq_ + 1);
@@ -279,11 +294,8 @@ PlayResult TableSession::Play(int seat, const v1::Move& move, const std::string&
   }
   result.status = CheckPlayableSeat(seat);
   if (!result.status.ok()) return result;
-  if (expected_seq.has_value() && *expected_seq != seq_) {
-    result.status = absl::AbortedError(
-        absl::StrCat("expected_seq: the table is at seq ", seq_, ", not ", *expected_seq));
-    return result;
-  }
+  result.status = CheckExpectedSeq(expected_seq);
+  if (!result.status.ok()) return result;
   if (dry_run) return DryRun(seat, move);
 
   v1::TableLogEntry entry = NewEntry(now);

@@ -138,11 +138,12 @@ class TableSession {
   // answer the first resignation. FAILED_PRECONDITION once the game is over.
   absl::StatusOr<ResignResult> Resign(int seat, absl::Time now);
 
-  // A Connect stream of `seat` opened; an away seat comes back (the BACK entry is returned).
-  // Spectators and a finished game log nothing.
-  std::optional<AppliedEntry> StreamOpened(int seat, absl::Time now);
+  // A Connect stream of `seat` (or engine::kSpectator) opened; an away seat comes back (the BACK
+  // entry is returned). Spectators and a finished game log nothing. While a stream `with_view` of
+  // a recipient is open, every entry applied carries that recipient's view (live_views).
+  std::optional<AppliedEntry> StreamOpened(int seat, bool with_view, absl::Time now);
   // A stream of `seat` closed; with none left, its away grace starts now.
-  void StreamClosed(int seat, absl::Time now);
+  void StreamClosed(int seat, bool with_view, absl::Time now);
 
   // Practice tables (docs/practice.md): pauses, resumes, takes back the player's last decision with
   // the bot moves after it, or plays again what the last undo took back. FAILED_PRECONDITION on a
@@ -165,14 +166,21 @@ class TableSession {
 
   // The state as `seat` (or engine::kSpectator) may see it.
   v1::TableUpdate SnapshotFor(int seat) const;
+  // The view of `seat` (or engine::kSpectator) and its legal moves now.
+  RecipientView ViewFor(int seat) const;
   // The updates `seat` missed after `after_seq`, oldest first, or nullopt when they are no longer
   // kept (send SnapshotFor then). OUT_OF_RANGE for an after_seq ahead of seq().
   absl::StatusOr<std::optional<std::vector<v1::TableUpdate>>> ResumeFor(int seat,
                                                                         uint64_t after_seq) const;
   std::vector<v1::SeatStatus> SeatStatuses() const;
+  // The deal's commitment (docs/fairness.md); null for a table created before commitments existed.
+  const v1::DealCommitment* commitment() const;
+  // The seed material the commitment hashes: only once the game is over (and with a commitment).
+  std::optional<v1::DealReveal> reveal() const;
   std::vector<SeatOutcome> SeatOutcomes() const;
   v1::TableSummary Summary() const;
-  // The whole game, hidden information included: serve only once over().
+  // The whole game, hidden information included (the reveal only once over()): serve only once
+  // over(), or to an admin.
   v1::Replay ReplayRecord() const;
 
  private:
@@ -218,12 +226,16 @@ class TableSession {
   void CountMove(const v1::ReplayMove& move);
   absl::StatusOr<AppliedEntry> ApplyMove(const v1::TableLogEntry& entry, v1::Rejection* rejection);
   void ApplySeatChange(const v1::SeatChange& change, uint64_t seq);
-  void Record(const AppliedEntry& applied);
+  void Record(AppliedEntry applied);
+  // Fills applied.live_views for the recipients streams with_view serve.
+  void AddLiveViews(AppliedEntry& applied) const;
   void RestartTurnClocks(const v1::TableLogEntry& entry);
   void Remember(int seat, const v1::MovePlayed& move, uint64_t seq,
                 const std::vector<v1::Event>& events);
 
   absl::Status CheckPlayableSeat(int seat) const;
+  // ABORTED with a StaleSeq detail when the table is no longer at `expected_seq`.
+  absl::Status CheckExpectedSeq(std::optional<uint64_t> expected_seq) const;
   PlayResult DryRun(int seat, const v1::Move& move) const;
   v1::TableLogEntry NewEntry(absl::Time now) const;
   // The next entry due at `now`, if any.
@@ -238,6 +250,8 @@ class TableSession {
   absl::Time created_at_;
   std::unique_ptr<engine::Game> game_;
   std::vector<Seat> seats_;
+  // Open streams with_view per recipient (index: seat + 1, the spectator's first).
+  std::vector<int> view_watchers_;
   uint64_t seq_ = 0;
   absl::Time last_at_;
   std::deque<AppliedEntry> recent_;

@@ -35,8 +35,11 @@ void TableSession::RestartClocks(absl::Time now) {
   }
 }
 
-std::optional<AppliedEntry> TableSession::StreamOpened(int seat, absl::Time now) {
-  if (seat < 0 || seat >= num_seats()) return std::nullopt;
+std::optional<AppliedEntry> TableSession::StreamOpened(int seat, bool with_view,
+                                                       absl::Time now) {
+  if (seat < engine::kSpectator || seat >= num_seats()) return std::nullopt;
+  if (with_view) ++view_watchers_[seat + 1];
+  if (seat == engine::kSpectator) return std::nullopt;
   ++seats_[seat].streams;
   if (!seats_[seat].away || seats_[seat].resigned || game_->IsOver()) return std::nullopt;
   v1::TableLogEntry entry = NewEntry(now);
@@ -47,8 +50,10 @@ std::optional<AppliedEntry> TableSession::StreamOpened(int seat, absl::Time now)
   return *std::move(applied);
 }
 
-void TableSession::StreamClosed(int seat, absl::Time now) {
-  if (seat < 0 || seat >= num_seats() || seats_[seat].streams == 0) return;
+void TableSession::StreamClosed(int seat, bool with_view, absl::Time now) {
+  if (seat < engine::kSpectator || seat >= num_seats()) return;
+  if (with_view && view_watchers_[seat + 1] > 0) --view_watchers_[seat + 1];
+  if (seat == engine::kSpectator || seats_[seat].streams == 0) return;
   if (--seats_[seat].streams == 0) seats_[seat].disconnected_since = now;
 }
 

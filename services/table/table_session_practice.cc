@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
+#include "engine/core/status_macros.h"
 #include "services/table/table_session.h"
 
 namespace kahve::table {
@@ -54,10 +55,7 @@ absl::StatusOr<PracticeResult> TableSession::Practice(int seat, v1::PracticeChan
     return absl::FailedPreconditionError(
         absl::StrCat("table ", table_id(), " is not a practice table"));
   }
-  if (expected_seq.has_value() && *expected_seq != seq_) {
-    return absl::AbortedError(
-        absl::StrCat("expected_seq: the table is at seq ", seq_, ", not ", *expected_seq));
-  }
+  KAHVE_RETURN_IF_ERROR(CheckExpectedSeq(expected_seq));
   const bool no_change = (kind == v1::PracticeChange::PAUSED && paused_) ||
                          (kind == v1::PracticeChange::RESUMED && !paused_);
   if (no_change && !game_->IsOver()) return PracticeResult{seq_, std::nullopt};

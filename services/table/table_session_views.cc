@@ -1,8 +1,10 @@
 // What participants may see and who may act as which seat: tokens, snapshots, resumed streams,
 // seat statuses, and the records kept once the game is over.
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
+#include "services/table/deal_commitment.h"
 #include "services/table/seat_tokens.h"
 #include "services/table/table_session.h"
 
@@ -53,18 +55,47 @@ std::vector<v1::SeatStatus> TableSession::SeatStatuses() const {
   return statuses;
 }
 
+RecipientView TableSession::ViewFor(int seat) const {
+  RecipientView view{.view = game_->View(seat), .legal_moves = {}};
+  if (seat != engine::kSpectator) view.legal_moves = game_->LegalMoves(seat);
+  return view;
+}
+
+void TableSession::AddLiveViews(AppliedEntry& applied) const {
+  for (size_t index = 0; index < view_watchers_.size(); ++index) {
+    if (view_watchers_[index] == 0) continue;
+    applied.live_views.resize(view_watchers_.size());
+    applied.live_views[index] = ViewFor(static_cast<int>(index) - 1);
+  }
+}
+
+const v1::DealCommitment* TableSession::commitment() const {
+  return created_.has_commitment() ? &created_.commitment() : nullptr;
+}
+
+std::optional<v1::DealReveal> TableSession::reveal() const {
+  if (!game_->IsOver() || !created_.has_commitment()) return std::nullopt;
+  // CheckCreated made sure the salt is 64 hex digits.
+  return Reveal(created_.commitment().source(), absl::HexStringToBytes(created_.deal_salt()),
+                created_.deal());
+}
+
 v1::TableUpdate TableSession::SnapshotFor(int seat) const {
   v1::TableUpdate update;
   update.set_seq(seq_);
   *update.mutable_at() = ToTimestamp(last_at_);
   v1::Snapshot* snapshot = update.mutable_snapshot();
-  *snapshot->mutable_view() = game_->View(seat);
+  RecipientView now = ViewFor(seat);
+  *snapshot->mutable_view() = std::move(now.view);
+  for (v1::Move& move : now.legal_moves) *snapshot->add_legal_moves() = std::move(move);
   for (v1::SeatStatus& status : SeatStatuses()) *snapshot->add_seats() = std::move(status);
   *snapshot->mutable_options() = created_.options();
   snapshot->set_seq(seq_);
   snapshot->set_over(game_->IsOver());
   if (game_->IsOver()) *snapshot->mutable_result() = game_->Result();
   if (practice()) *snapshot->mutable_practice() = PracticeState();
+  if (commitment() != nullptr) *snapshot->mutable_commitment() = *commitment();
+  if (std::optional<v1::DealReveal> revealed = reveal()) *snapshot->mutable_reveal() = *revealed;
   return update;
 }
 
@@ -111,6 +142,7 @@ v1::TableSummary TableSession::Summary() const {
   summary.set_over(game_->IsOver());
   *summary.mutable_created_at() = ToTimestamp(created_at_);
   summary.set_practice(practice());
+  if (commitment() != nullptr) *summary.mutable_commitment() = *commitment();
   return summary;
 }
 
@@ -123,6 +155,8 @@ v1::Replay TableSession::ReplayRecord() const {
   for (const v1::ReplayMove& move : moves_) *replay.add_moves() = move;
   if (game_->IsOver()) *replay.mutable_result() = game_->Result();
   *replay.mutable_seats() = created_.seats();
+  if (commitment() != nullptr) *replay.mutable_commitment() = *commitment();
+  if (std::optional<v1::DealReveal> revealed = reveal()) *replay.mutable_reveal() = *revealed;
   return replay;
 }
 

@@ -11,6 +11,7 @@
 #include "engine/core/registry.h"
 #include "services/common/ids.h"
 #include "services/common/time.h"
+#include "services/table/deal_commitment.h"
 #include "services/table/table_session.h"
 
 namespace kahve::table {
@@ -87,6 +88,22 @@ absl::Status CheckSeat(const v1::TableCreated& created, int index,
   return Invalid(field, "set player_id or bot_kind");
 }
 
+// The commitment must open with the stored salt: a log whose deal, seed or salt changed after the
+// commitment was published is refused rather than played on.
+absl::Status CheckCommitment(const v1::TableCreated& created) {
+  if (!created.has_commitment()) {
+    // A log written before commitments existed.
+    if (!created.deal_salt().empty()) return Invalid("deal_salt", "set without a commitment");
+    return absl::OkStatus();
+  }
+  absl::StatusOr<std::string> salt = DecodeHex32(created.deal_salt(), "deal_salt");
+  if (!salt.ok()) return Invalid("deal_salt", "must be 64 lowercase hex digits (32 bytes)");
+  const v1::DealReveal reveal = Reveal(created.commitment().source(), *salt, created.deal());
+  const absl::Status opened = CheckReveal(created.commitment(), reveal, created.deal());
+  if (!opened.ok()) return Invalid("commitment", std::string(opened.message()));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<engine::Game>> CheckCreated(const v1::TableLogEntry& entry) {
@@ -107,6 +124,8 @@ absl::StatusOr<std::unique_ptr<engine::Game>> CheckCreated(const v1::TableLogEnt
   if (!game.ok()) return Invalid("settings", std::string(game.status().message()));
   absl::Status options = CheckOptions(created.options());
   if (!options.ok()) return options;
+  absl::Status commitment = CheckCommitment(created);
+  if (!commitment.ok()) return commitment;
 
   const int num_seats = (*game)->num_seats();
   if (created.seats_size() != num_seats) {

@@ -14,8 +14,9 @@ namespace kahve::table {
 
 // The game a creation entry (seq 0, a TableCreated) describes, after checking every field: ids,
 // settings and deal (engine::NewGame), options, one seat per game seat, bot kinds the ruleset
-// has, distinct non-empty player ids, one token digest per human seat. InvalidArgument naming the
-// first wrong field, e.g. "created.seats[2].bot_kind: ...".
+// has, distinct non-empty player ids, one token digest per human seat, a deal commitment (when
+// present) that the stored salt, seed and preset open. InvalidArgument naming the first wrong
+// field, e.g. "created.seats[2].bot_kind: ...".
 absl::StatusOr<std::unique_ptr<engine::Game>> CheckCreated(const v1::TableLogEntry& entry);
 
 // The bot that plays a human seat while the player is away, timed out or resigned: "heuristic"

@@ -20,6 +20,7 @@ v1::TableUpdate UpdateFor(const AppliedEntry& applied, int recipient) {
       if (engine::IsVisibleTo(event, recipient)) *move->add_events() = event;
     }
     if (applied.result.has_value()) *move->mutable_result() = *applied.result;
+    if (applied.reveal.has_value()) *move->mutable_reveal() = *applied.reveal;
     for (const int seat : applied.to_act) move->add_to_act(seat);
   } else if (entry.has_practice()) {
     v1::PracticeChange* change = update.mutable_practice();
@@ -32,6 +33,11 @@ v1::TableUpdate UpdateFor(const AppliedEntry& applied, int recipient) {
     }
   }
   return update;
+}
+
+void AttachView(const RecipientView& view, v1::TableUpdate& update) {
+  *update.mutable_view() = view.view;
+  for (const v1::Move& move : view.legal_moves) *update.add_legal_moves() = move;
 }
 
 google::protobuf::Timestamp ToTimestamp(absl::Time time) {

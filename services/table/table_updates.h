@@ -10,9 +10,17 @@
 #include "absl/time/time.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "kahve/v1/engine.pb.h"
+#include "kahve/v1/fairness.pb.h"
 #include "kahve/v1/table.pb.h"
 
 namespace kahve::table {
+
+// What one recipient (a seat, or engine::kSpectator) may see of the state, and the seat's legal
+// moves (none for a spectator or a seat that may not act).
+struct RecipientView {
+  v1::View view;
+  std::vector<v1::Move> legal_moves;
+};
 
 // A log entry the session has applied, with what applying it caused.
 struct AppliedEntry {
@@ -23,17 +31,25 @@ struct AppliedEntry {
   std::vector<v1::Event> events;
   // Set when the entry ended the game.
   std::optional<v1::Result> result;
+  // Set with `result` at a table with a deal commitment: the seed material, public from then on.
+  std::optional<v1::DealReveal> reveal;
   // After a move, an undo or a redo: the seats that may act next (public, sent to everyone).
   std::vector<int> to_act;
   // A practice change: the table's practice state afterwards, and after an undo or redo every
   // recipient's view (index: seat + 1, the spectator's first).
   std::optional<v1::PracticeState> practice;
   std::vector<v1::View> views;
+  // For streams opened with_view: the view right after this entry of each recipient such a stream
+  // serves (index: seat + 1; empty for the others). Live only: never kept for resumes.
+  std::vector<std::optional<RecipientView>> live_views;
 };
 
 // The update `recipient` (a seat, or engine::kSpectator) receives for `applied`: a MoveApplied with
-// only the events it may see (engine::IsVisibleTo), or the SeatChange as it is.
+// only the events it may see (engine::IsVisibleTo), and the result and reveal of the move that ends
+// the game; or the SeatChange as it is.
 v1::TableUpdate UpdateFor(const AppliedEntry& applied, int recipient);
+// Sets update.view and update.legal_moves (streams opened with_view).
+void AttachView(const RecipientView& view, v1::TableUpdate& update);
 
 google::protobuf::Timestamp ToTimestamp(absl::Time time);
 absl::Time FromTimestamp(const google::protobuf::Timestamp& timestamp);

@@ -80,6 +80,8 @@ class UpdateStream : public grpc::ServerWriteReactor<v1::TableUpdate> {
   bool started = false;
   uint64_t sent_through = 0;
   std::optional<uint64_t> after_seq;
+  // ConnectRequest.with_view: updates carry the recipient's view and legal moves.
+  bool with_view = false;
 
  private:
   void OnWriteDone(bool ok) override;

@@ -48,6 +48,21 @@ std::shared_ptr<grpc::Channel> LocalChannel(int port) {
   return grpc::CreateChannel(absl::StrCat("127.0.0.1:", port), grpc::InsecureChannelCredentials());
 }
 
+absl::StatusOr<v1::RpcStatus> RichStatusOf(const grpc::Status& status) {
+  v1::RpcStatus rich;
+  if (status.error_details().empty()) return rich;
+  if (!rich.ParseFromString(status.error_details())) {
+    return absl::DataLossError("grpc-status-details-bin: not a google.rpc.Status");
+  }
+  if (rich.code() != static_cast<int32_t>(status.error_code()) ||
+      rich.message() != status.error_message()) {
+    return absl::DataLossError(absl::StrCat(
+        "grpc-status-details-bin says ", rich.code(), " \"", rich.message(), "\"; the status ",
+        static_cast<int>(status.error_code()), " \"", status.error_message(), "\""));
+  }
+  return rich;
+}
+
 // Generated stubs would need the real packages; the same calls made by hand on the real paths.
 absl::StatusOr<std::string> HealthStatus(int port, const std::string& service) {
   return tools::CheckHealth(LocalChannel(port), service, absl::Seconds(5));

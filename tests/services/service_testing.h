@@ -5,11 +5,13 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "grpcpp/grpcpp.h"
+#include "kahve/v1/table.pb.h"
 #include "prometheus/registry.h"
 #include "services/common/auth.h"
 
@@ -26,6 +28,28 @@ std::unique_ptr<grpc::ClientContext> ContextFor(const std::string& player,
                                                 const std::string& role = "");
 
 std::shared_ptr<grpc::Channel> LocalChannel(int port);
+
+// A refusal's details as a client decodes them from gRPC's rich error model: the
+// grpc-status-details-bin trailer (grpc::Status::error_details) holds a kahve.v1.RpcStatus
+// (google.rpc.Status field for field). Empty when the status carries no details; the problem
+// when the trailer does not parse or contradicts the status's own code or message.
+absl::StatusOr<v1::RpcStatus> RichStatusOf(const grpc::Status& status);
+
+// The detail of type T (an Any with type URL "type.googleapis.com/kahve.v1.<T>") that `status`
+// carries: NotFound when it carries none, or the problem RichStatusOf names.
+template <typename T>
+absl::StatusOr<T> DetailOf(const grpc::Status& status) {
+  absl::StatusOr<v1::RpcStatus> rich = RichStatusOf(status);
+  if (!rich.ok()) return rich.status();
+  const std::string type_url = "type.googleapis.com/" + T::descriptor()->full_name();
+  for (const google::protobuf::Any& any : rich->details()) {
+    if (any.type_url() != type_url) continue;
+    T detail;
+    if (!any.UnpackTo(&detail)) return absl::DataLossError(type_url + ": does not parse");
+    return detail;
+  }
+  return absl::NotFoundError("no " + type_url + " among the status's details");
+}
 
 // grpc.health.v1 Check of `service` ("" the server as a whole): "SERVING", "NOT_SERVING", ... or
 // the gRPC error.

@@ -38,6 +38,10 @@ int LoadMatchmakingCommand();
 int DemoCommand(const std::vector<std::string>& args);
 // kahve serve --all | SERVICE...: the services in one process until SIGTERM or SIGINT.
 int ServeCommand(const std::vector<std::string>& args);
+// kahve verify REPLAY.json [STREAM.jsonl...]: checks a finished game's deal commitment and moves,
+// and saved Connect streams against them; 0 when all agree, 1 at the first mismatch, 2 for
+// unusable input (docs/fairness.md).
+int VerifyCommand(const std::vector<std::string>& args);
 #endif
 
 }  // namespace kahve::tools

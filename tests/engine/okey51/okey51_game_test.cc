@@ -107,7 +107,7 @@ TEST(Okey51GameTest, HintsNamePenaltyTilesSortTheHandAndListTargets) {
   ASSERT_TRUE(game->Apply(0, Open({{"B13", "K13", "Y13"}, {"Y3", "Y4", "Y5"}})).accepted);
   const absl::StatusOr<v1::Hints> hints = game->Hints(0);
   ASSERT_TRUE(hints.ok()) << hints.status();
-  const v1::OkeyHints& okey = hints->okey();
+  const v1::OkeyHints& okey = hints->okey51();
   // R13 fits the set, Y2 and Y6 the run's ends, and the okey fits anywhere.
   EXPECT_THAT(okey.penalty_tiles(), ElementsAre("R13", "K2", "Y2", "Y6"));
   ASSERT_EQ(okey.groups_size(), 1);

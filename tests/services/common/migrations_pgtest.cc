@@ -387,6 +387,81 @@ TEST_F(MigrateTest, RatingHistoryMovesOntoTheMatchRowsWithNothingLost) {
   EXPECT_EQ(Count("SELECT count(*) FROM pg_tables WHERE tablename = 'rating_history'"), 0);
 }
 
+// 0009 defines which tickets are in play: an Enqueue request id stays bound to those. (Real
+// migrations, applied up to 0008, then the rest.)
+TEST_F(MigrateTest, TicketsInPlayAreTheQueuedOnesAndThoseWhoseGameGoesOn) {
+  const std::vector<Migration>& embedded = EmbeddedMigrations();
+  ASSERT_GE(embedded.size(), 9u);
+  ASSERT_EQ(embedded[8].version, 9);
+  ASSERT_TRUE(Migrate(url_, {embedded.begin(), embedded.begin() + 8}).ok());
+  {
+    pqxx::connection connection(url_);
+    pqxx::work tx(connection);
+    tx.exec0(
+        "INSERT INTO mm_tickets (ticket_id, queue_key, owner, request_id, settings, teams,"
+        " longest_wait_us, state, enqueued_us, match_id) VALUES"
+        " ('waiting', 'q', 'ana', 'r-1', '', false, 0, 'waiting', 10, NULL),"
+        " ('placing', 'q', 'ben', 'r-1', '', false, 0, 'placing', 15, 'm-placing'),"
+        " ('playing', 'q', 'cem', 'r-1', '', false, 0, 'matched', 20, 'm-playing'),"
+        " ('played', 'q', 'dua', 'r-1', '', false, 0, 'matched', 30, 'm-played'),"
+        " ('no-table', 'q', 'eda', 'r-1', '', false, 0, 'matched', 40, 'm-gone'),"
+        " ('cancelled', 'q', 'fer', 'r-1', '', false, 0, 'cancelled', 50, NULL),"
+        " ('expired', 'q', 'gul', 'r-1', '', false, 0, 'expired', 60, NULL)");
+    tx.exec0(
+        "INSERT INTO table_tables (table_id, host_id, match_id, ruleset, created_us, finished_us)"
+        " VALUES ('t-playing', 'h', 'm-playing', 'liars_dice', 1, NULL),"
+        " ('t-played', 'h', 'm-played', 'liars_dice', 1, 99)");
+    tx.commit();
+  }
+  const absl::StatusOr<MigrateResult> rest = Migrate(url_, embedded);
+  ASSERT_TRUE(rest.ok()) << rest.status();
+  EXPECT_EQ(rest->applied.front(), 9);
+  pqxx::connection connection(url_);
+  pqxx::nontransaction tx(connection);
+  std::vector<std::string> rows;
+  for (const pqxx::row& row :
+       tx.exec("SELECT ticket_id || ' ' || mm_ticket_in_play(state, match_id)::text"
+               "  FROM mm_tickets ORDER BY enqueued_us")) {
+    rows.push_back(row[0].as<std::string>());
+  }
+  EXPECT_THAT(rows, ElementsAre("waiting true", "placing true", "playing true", "played false",
+                                "no-table false", "cancelled false", "expired false"));
+  EXPECT_EQ(Count("SELECT count(*) FROM mm_tickets WHERE released_request_id IS NULL"), 7);
+}
+
+// 0010 gives every ticket player row its ticket's enqueue time: GetMyTicket reads a player's
+// newest tickets by it. (Real migrations, applied up to 0009, then the rest.)
+TEST_F(MigrateTest, TicketPlayersGetTheirTicketsEnqueueTimes) {
+  const std::vector<Migration>& embedded = EmbeddedMigrations();
+  ASSERT_GE(embedded.size(), 10u);
+  ASSERT_EQ(embedded[9].version, 10);
+  ASSERT_TRUE(Migrate(url_, {embedded.begin(), embedded.begin() + 9}).ok());
+  {
+    pqxx::connection connection(url_);
+    pqxx::work tx(connection);
+    tx.exec0(
+        "INSERT INTO mm_tickets (ticket_id, queue_key, owner, settings, teams, longest_wait_us,"
+        " state, enqueued_us) VALUES ('solo', 'q', 'ana', '', false, 0, 'matched', 10),"
+        " ('party', 'q', 'ben', '', false, 0, 'waiting', 20)");
+    tx.exec0(
+        "INSERT INTO mm_ticket_players (ticket_id, player_id, position, active) VALUES"
+        " ('solo', 'ana', 0, false), ('party', 'ben', 0, true), ('party', 'cem', 1, true)");
+    tx.commit();
+  }
+  const absl::StatusOr<MigrateResult> rest = Migrate(url_, embedded);
+  ASSERT_TRUE(rest.ok()) << rest.status();
+  EXPECT_EQ(rest->applied.front(), 10);
+  pqxx::connection connection(url_);
+  pqxx::nontransaction tx(connection);
+  std::vector<std::string> rows;
+  for (const pqxx::row& row :
+       tx.exec("SELECT concat_ws(' ', ticket_id, player_id, enqueued_us) FROM mm_ticket_players"
+               "  ORDER BY enqueued_us, player_id")) {
+    rows.push_back(row[0].as<std::string>());
+  }
+  EXPECT_THAT(rows, ElementsAre("solo ana 10", "party ben 20", "party cem 20"));
+}
+
 // The test databases come from the template the harness migrated with the embedded migrations.
 class TemplateTest : public PgTest {};
 

@@ -35,19 +35,6 @@ class MatchmakingInputTest : public MatchmakingTest {
     EXPECT_EQ(State(), before) << "a refused Enqueue changed something";
     return code;
   }
-
-  grpc::Status CreateParty(const std::string& player, v1::Party* party) {
-    auto context = kahve::testing::ContextFor(player);
-    return mm().stub().CreateParty(context.get(), {}, party);
-  }
-
-  grpc::Status JoinParty(const std::string& player, const std::string& code) {
-    auto context = kahve::testing::ContextFor(player);
-    v1::JoinPartyRequest request;
-    request.set_invite_code(code);
-    v1::Party party;
-    return mm().stub().JoinParty(context.get(), request, &party);
-  }
 };
 
 TEST_F(MatchmakingInputTest, BadSettingsAreInvalidArgument) {

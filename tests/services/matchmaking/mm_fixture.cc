@@ -191,6 +191,22 @@ grpc::Status MatchmakingTest::Cancel(const std::string& player, const std::strin
   return mm_->stub().CancelTicket(context.get(), request, &response);
 }
 
+grpc::Status MatchmakingTest::CreateParty(const std::string& player, v1::Party* party) {
+  auto context = kahve::testing::ContextFor(player);
+  return mm_->stub().CreateParty(context.get(), {}, party);
+}
+
+grpc::Status MatchmakingTest::JoinParty(const std::string& player, const std::string& code,
+                                        v1::Party* party) {
+  auto context = kahve::testing::ContextFor(player);
+  v1::JoinPartyRequest request;
+  request.set_invite_code(code);
+  v1::Party joined;
+  const grpc::Status status = mm_->stub().JoinParty(context.get(), request, &joined);
+  if (party != nullptr) *party = joined;
+  return status;
+}
+
 MatchmakingTest::Watched MatchmakingTest::WatchUntil(const std::string& player,
                                                      const std::string& ticket_id,
                                                      v1::TicketUpdate::State state,

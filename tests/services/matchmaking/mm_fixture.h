@@ -105,6 +105,10 @@ class MatchmakingTest : public table::TableServiceTest {
   grpc::Status Enqueue(const std::string& player, const v1::EnqueueRequest& request,
                        std::string* ticket_id);
   grpc::Status Cancel(const std::string& player, const std::string& ticket_id);
+  grpc::Status CreateParty(const std::string& player, v1::Party* party);
+  // JoinParty with `code` as `player`; the party joined in `party` (may be null).
+  grpc::Status JoinParty(const std::string& player, const std::string& code,
+                         v1::Party* party = nullptr);
   // Watches the ticket until an update in `state` arrives (or the stream ends); the updates seen
   // and the stream's status.
   struct Watched {

@@ -86,7 +86,10 @@ TEST_P(TableLayingOkeyTest, FourPlayersPlayADealAndEachSeatGetsItsOwnHints) {
                                   Laying(view->view()).my_hand().end());
     std::sort(hand.begin(), hand.end());
     // The hints sort exactly the seat's own hand: every tile once, nobody else's.
-    EXPECT_EQ(HintedTiles(hints.hints().okey()), hand) << player.id;
+    // Under the ruleset's own name, as in Move, View and Event.
+    ASSERT_EQ(hints.hints().ruleset_case(), okey101() ? v1::Hints::kOkey101 : v1::Hints::kOkey51);
+    EXPECT_EQ(HintedTiles(okey101() ? hints.hints().okey101() : hints.hints().okey51()), hand)
+        << player.id;
     EXPECT_EQ(hints.seq(), view->seq());
   }
 

@@ -35,20 +35,11 @@ struct Refusal {
 };
 
 Refusal RefusalOf(const grpc::Status& status) {
-  Refusal refusal{status.error_code(), status.error_message(), std::nullopt};
-  if (!status.error_details().empty()) {
-    // The rich error model: a google.rpc.Status repeating the code and message, one Any detail.
-    v1::RpcStatus details;
-    EXPECT_TRUE(details.ParseFromString(status.error_details()));
-    EXPECT_EQ(details.code(), status.error_code());
-    EXPECT_EQ(details.message(), status.error_message());
-    EXPECT_EQ(details.details_size(), 1);
-    v1::PlayRejection rejection;
-    EXPECT_EQ(details.details(0).type_url(), "type.googleapis.com/kahve.v1.PlayRejection");
-    EXPECT_TRUE(details.details(0).UnpackTo(&rejection));
-    refusal.rejection = rejection;
-  }
-  return refusal;
+  // The rich error model: a google.rpc.Status repeating the code and message, each detail an Any.
+  absl::StatusOr<v1::PlayRejection> rejection =
+      kahve::testing::DetailOf<v1::PlayRejection>(status);
+  return Refusal{status.error_code(), status.error_message(),
+                 rejection.ok() ? std::optional<v1::PlayRejection>(*rejection) : std::nullopt};
 }
 
 TEST_F(TableServiceTest, FourPlayersPlayAFullGameOverTheirStreams) {

@@ -65,7 +65,7 @@ TEST(TableSessionClockTest, ATurnTimeoutLetsTheBotMoveOnceAndKeepsThePlayer) {
       {Player("ana"), Bot("random"), Bot("random"), Bot("random")}, 11, /*turn_seconds=*/30);
   PresetFirstRound(&entry, {2, 2, 3, 4, 5}, /*first_bidder=*/0);
   std::unique_ptr<TableSession> session = MustCreate(entry);
-  EXPECT_FALSE(session->StreamOpened(0, kStart).has_value());
+  EXPECT_FALSE(session->StreamOpened(0, /*with_view=*/false, kStart).has_value());
   EXPECT_EQ(session->NextDeadline(), kStart + absl::Seconds(30));
   EXPECT_TRUE(session->Due(kStart + absl::Seconds(29)).empty());
 
@@ -96,9 +96,9 @@ TEST(TableSessionClockTest, ASeatGoneBeyondGraceIsAwayUntilAStreamOpens) {
       CreatedEntry({Player("ana"), Player("ben"), Bot("random"), Bot("random")}, 13);
   PresetFirstRound(&entry, {2, 2, 3, 4, 5}, /*first_bidder=*/0);
   std::unique_ptr<TableSession> session = MustCreate(entry);
-  session->StreamOpened(0, kStart);
-  session->StreamOpened(1, kStart);
-  session->StreamClosed(0, kStart + absl::Seconds(1));
+  session->StreamOpened(0, /*with_view=*/false, kStart);
+  session->StreamOpened(1, /*with_view=*/false, kStart);
+  session->StreamClosed(0, /*with_view=*/false, kStart + absl::Seconds(1));
   EXPECT_EQ(session->NextDeadline(), kStart + absl::Seconds(11));
   EXPECT_TRUE(session->Due(kStart + absl::Seconds(10)).empty());
 
@@ -113,12 +113,12 @@ TEST(TableSessionClockTest, ASeatGoneBeyondGraceIsAwayUntilAStreamOpens) {
   EXPECT_FALSE(session->SeatStatuses()[0].connected());
   EXPECT_EQ(session->NextDeadline(), absl::InfiniteFuture());
 
-  std::optional<AppliedEntry> back = session->StreamOpened(0, kStart + absl::Seconds(20));
+  std::optional<AppliedEntry> back = session->StreamOpened(0, /*with_view=*/false, kStart + absl::Seconds(20));
   ASSERT_TRUE(back.has_value());
   EXPECT_EQ(back->entry.seq(), 3u);
   EXPECT_EQ(back->entry.seat_change().kind(), v1::SeatChange::BACK);
   EXPECT_FALSE(session->SeatStatuses()[0].away());
-  EXPECT_FALSE(session->StreamOpened(0, kStart + absl::Seconds(21)).has_value());
+  EXPECT_FALSE(session->StreamOpened(0, /*with_view=*/false, kStart + absl::Seconds(21)).has_value());
   EXPECT_TRUE(session->Due(kStart + absl::Hours(1)).empty());
   EXPECT_EQ(session->SeatOutcomes()[0].bot_moves, 1);
 }
@@ -126,7 +126,7 @@ TEST(TableSessionClockTest, ASeatGoneBeyondGraceIsAwayUntilAStreamOpens) {
 TEST(TableSessionClockTest, AResignedSeatIsPlayedByTheBotToTheEnd) {
   std::unique_ptr<TableSession> session =
       MustCreate(CreatedEntry({Player("ana"), Bot("heuristic"), Bot("random")}, 17));
-  session->StreamOpened(0, kStart);
+  session->StreamOpened(0, /*with_view=*/false, kStart);
   absl::StatusOr<ResignResult> resigned = session->Resign(0, kStart);
   ASSERT_TRUE(resigned.ok()) << resigned.status();
   EXPECT_EQ(resigned->seq, 1u);
@@ -194,7 +194,7 @@ PlayedTable PlaySeededTable(uint64_t seed) {
                                /*dice_per_player=*/1 + static_cast<int>(seed % 3));
   table.session = MustCreate(table.created);
   TableSession* session = table.session.get();
-  if (players > 2) session->StreamOpened(1, kStart);
+  if (players > 2) session->StreamOpened(1, /*with_view=*/false, kStart);
   engine::Rng rng(seed);
   absl::Time now = kStart;
   bool seat0_connected = false;
@@ -202,8 +202,8 @@ PlayedTable PlaySeededTable(uint64_t seed) {
     const uint32_t choice = rng.Below(16);
     if (choice == 0) {
       if (seat0_connected) {
-        session->StreamClosed(0, now);
-      } else if (std::optional<AppliedEntry> back = session->StreamOpened(0, now)) {
+        session->StreamClosed(0, /*with_view=*/false, now);
+      } else if (std::optional<AppliedEntry> back = session->StreamOpened(0, /*with_view=*/false, now)) {
         table.log.push_back(*back);
       }
       seat0_connected = !seat0_connected;
