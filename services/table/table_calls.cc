@@ -148,7 +148,7 @@ void TableHost::GetView(const common::Identity& caller, const v1::GetViewRequest
         v1::GetViewResponse response;
         RecipientView now = table.session->ViewFor(seat);
         *response.mutable_view() = std::move(now.view);
-        for (v1::Move& move : now.legal_moves) *response.add_legal_moves() = std::move(move);
+        *response.mutable_legal_moves() = std::move(now.legal_moves);
         response.set_seq(table.session->seq());
         for (v1::SeatStatus& status : table.session->SeatStatuses()) {
           *response.add_seats() = std::move(status);

@@ -57,7 +57,8 @@ std::vector<v1::SeatStatus> TableSession::SeatStatuses() const {
 
 RecipientView TableSession::ViewFor(int seat) const {
   RecipientView view{.view = game_->View(seat), .legal_moves = {}};
-  if (seat != engine::kSpectator) view.legal_moves = game_->LegalMoves(seat);
+  if (seat == engine::kSpectator) return view;
+  for (v1::Move& move : game_->LegalMoves(seat)) *view.legal_moves.Add() = std::move(move);
   return view;
 }
 
@@ -87,7 +88,7 @@ v1::TableUpdate TableSession::SnapshotFor(int seat) const {
   v1::Snapshot* snapshot = update.mutable_snapshot();
   RecipientView now = ViewFor(seat);
   *snapshot->mutable_view() = std::move(now.view);
-  for (v1::Move& move : now.legal_moves) *snapshot->add_legal_moves() = std::move(move);
+  *snapshot->mutable_legal_moves() = std::move(now.legal_moves);
   for (v1::SeatStatus& status : SeatStatuses()) *snapshot->add_seats() = std::move(status);
   *snapshot->mutable_options() = created_.options();
   snapshot->set_seq(seq_);

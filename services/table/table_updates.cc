@@ -37,7 +37,7 @@ v1::TableUpdate UpdateFor(const AppliedEntry& applied, int recipient) {
 
 void AttachView(const RecipientView& view, v1::TableUpdate& update) {
   *update.mutable_view() = view.view;
-  for (const v1::Move& move : view.legal_moves) *update.add_legal_moves() = move;
+  *update.mutable_legal_moves() = view.legal_moves;
 }
 
 google::protobuf::Timestamp ToTimestamp(absl::Time time) {

@@ -19,7 +19,7 @@ namespace kahve::table {
 // moves (none for a spectator or a seat that may not act).
 struct RecipientView {
   v1::View view;
-  std::vector<v1::Move> legal_moves;
+  google::protobuf::RepeatedPtrField<v1::Move> legal_moves;
 };
 
 // A log entry the session has applied, with what applying it caused.
