@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -41,6 +43,21 @@ v1::OkeyLayingFinish FinishToProto(Finish finish) {
       return v1::OKEY_FINISH_DECK_EXHAUSTED;
   }
   return v1::OKEY_FINISH_UNSPECIFIED;
+}
+
+// Result.Round.finish: how a finished deal was finished; empty for a deck exhausted.
+std::string_view FinishName(Finish finish) {
+  switch (finish) {
+    case Finish::kFromHand:
+      return "from_hand";
+    case Finish::kPairs:
+      return "pairs";
+    case Finish::kOkeyDiscard:
+      return "okey_discard";
+    case Finish::kDeckExhausted:
+      break;
+  }
+  return "";
 }
 
 v1::OkeyPenaltyKind PenaltyToProto(PenaltyKind kind) {
@@ -314,6 +331,7 @@ v1::Result LayingGame::Result() const {
     for (const int score : records[deal].scores) round->add_seat_scores(score);
     round->set_ending(records[deal].finish == Finish::kDeckExhausted ? "deck_exhausted"
                                                                      : "finished");
+    round->set_finish(std::string(FinishName(records[deal].finish)));
   }
   return result;
 }

@@ -4,6 +4,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "prometheus/gauge.h"
 #include "services/common/status.h"
 
 namespace kahve::common {
@@ -79,6 +82,14 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                                 .Help("Time from the start of an RPC to its status, in seconds.")
                                 .Register(*registry_);
   budgets_ = std::make_unique<BudgetMetrics>(*registry_);
+  // The conventional name (client libraries export it): a restart shows as a change of value,
+  // which alert rules can see without kube-state-metrics.
+  prometheus::BuildGauge()
+      .Name("process_start_time_seconds")
+      .Help("When the process started, in seconds since the Unix epoch.")
+      .Register(*registry_)
+      .Add({})
+      .Set(absl::ToDoubleSeconds(absl::Now() - absl::UnixEpoch()));
 }
 
 Metrics::~Metrics() = default;

@@ -35,6 +35,8 @@ struct TableHost::LiveTable {
   absl::Time finished_at ABSL_GUARDED_BY(mu) = absl::InfiniteFuture();
   // A write to the log was refused: the table takes nothing more until reloaded.
   bool broken ABSL_GUARDED_BY(mu) = false;
+  // What this table adds to kahve_players_at_tables now (CountPlayers keeps it current).
+  int players_counted ABSL_GUARDED_BY(mu) = 0;
 };
 
 template <typename Response>

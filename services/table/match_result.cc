@@ -1,10 +1,9 @@
 #include "services/table/match_result.h"
 
-#include <set>
-
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "services/common/sha256.h"
+#include "services/table/table_metrics.h"
 
 namespace kahve::table {
 
@@ -17,9 +16,7 @@ v1::RecordMatchRequest MatchResultOf(const TableSession& session, const std::str
   *request.mutable_started_at() = ToTimestamp(started);
   *request.mutable_ended_at() = ToTimestamp(ended);
   const v1::Result result = *session.result();
-  std::set<int> teams;
-  for (const v1::Result::SeatResult& seat : result.seats()) teams.insert(seat.team());
-  request.set_mode(teams.size() < static_cast<size_t>(result.seats_size()) ? v1::TEAMS : v1::SOLO);
+  request.set_mode(GameMode(/*practice=*/false, result) == "teams" ? v1::TEAMS : v1::SOLO);
   for (const v1::Result::Round& round : result.rounds()) {
     v1::RoundScores* scores = request.add_rounds();
     scores->set_round(round.round());

@@ -54,38 +54,6 @@ absl::StatusOr<std::unique_ptr<TableSession>> SessionFromLog(const StoredTable& 
 
 }  // namespace
 
-TableMetrics::TableMetrics(prometheus::Registry& registry)
-    : tables_active(prometheus::BuildGauge()
-                        .Name("kahve_tables_active")
-                        .Help("Tables live on this host, by ruleset.")
-                        .Register(registry)),
-      moves(prometheus::BuildCounter()
-                .Name("kahve_moves_total")
-                .Help("Moves received, by ruleset and outcome (accepted, rejected, invalid).")
-                .Register(registry)),
-      move_seconds(prometheus::BuildHistogram()
-                       .Name("kahve_move_seconds")
-                       .Help("Time from a move's receipt to its acknowledgement (durable), in "
-                             "seconds.")
-                       .Register(registry)
-                       .Add({}, common::LatencyBuckets())),
-      bot_moves(prometheus::BuildCounter()
-                    .Name("kahve_bot_moves_total")
-                    .Help("Moves bots made, by reason (bot_seat, timeout, away, resigned).")
-                    .Register(registry)),
-      streams_active(prometheus::BuildGauge()
-                         .Name("kahve_streams_active")
-                         .Help("Open Connect streams.")
-                         .Register(registry)
-                         .Add({})),
-      practice_expired(prometheus::BuildCounter()
-                           .Name("kahve_practice_tables_expired_total")
-                           .Help("Practice tables resigned for their player after sitting idle "
-                                 "past --practice_idle_expiry_seconds.")
-                           .Register(registry)
-                           .Add({})),
-      budgets(registry) {}
-
 TableHost::TableHost(TableHostSettings settings, EventLog* log, TableMetrics* metrics)
     : settings_(std::move(settings)),
       log_(log),
@@ -140,6 +108,10 @@ void TableHost::Adopt(TablePtr table) {
     tables_[table->table_id] = table;
   }
   metrics_->tables_active.Add({{"ruleset", table->ruleset}}).Increment();
+  {
+    absl::MutexLock table_lock(&table->mu);
+    CountPlayers(*table, table->session->SeatedPlayers());
+  }
   Reschedule(table);
 }
 
@@ -156,6 +128,7 @@ void TableHost::Forget(const std::string& table_id) {
     if (table->session->practice()) {
       ReleasePractice(table->practice_player, table->session->match_id());
     }
+    CountPlayers(*table, 0);
   }
   metrics_->tables_active.Add({{"ruleset", table->ruleset}}).Decrement();
 }
@@ -327,15 +300,18 @@ void TableHost::OpenTable(const v1::CreateTableRequest& request, bool practice, 
   row.match_id = request.match_id();
   row.ruleset = table->ruleset;
   row.created_us = Micros(now);
-  log_->CreateTable(row, entry.SerializeAsString(),
-                    [this, table, response = std::move(response), done](absl::Status status) {
-                      if (!status.ok()) {
-                        done(status);
-                        return;
-                      }
-                      Adopt(table);
-                      done(response);
-                    });
+  log_->CreateTable(
+      row, entry.SerializeAsString(),
+      [this, table, practice, response = std::move(response), done](absl::Status status) {
+        if (!status.ok()) {
+          done(status);
+          return;
+        }
+        Adopt(table);
+        // Counted once created for good: a retry is answered before reaching here.
+        if (practice) metrics_->practice_opened.Add({{"ruleset", table->ruleset}}).Increment();
+        done(response);
+      });
 }
 
 void TableHost::Persist(const TablePtr& table, const AppliedEntry& applied,
@@ -356,9 +332,6 @@ void TableHost::Persist(const TablePtr& table, const AppliedEntry& applied,
     if (table->session->practice()) {
       ReleasePractice(table->practice_player, table->session->match_id());
     }
-  }
-  if (applied.entry.has_move() && applied.entry.move().by_bot()) {
-    metrics_->bot_moves.Add({{"reason", applied.entry.move().bot_reason()}}).Increment();
   }
   in_append = true;
   log_->Append(table->table_id, applied.entry.seq(), applied.entry.SerializeAsString(), finished,
@@ -391,6 +364,13 @@ void TableHost::OnDurable(const TablePtr& table, const AppliedEntry& applied, ab
     return;
   }
   table->durable_seq = applied.entry.seq();
+  metrics_->CountEntry(table->ruleset, applied);
+  if (applied.result.has_value()) {
+    metrics_->CountFinishedGame(table->ruleset, table->session->practice(), *applied.result,
+                                table->session->SeatOutcomes(),
+                                FromTimestamp(applied.entry.at()) - table->created_at);
+  }
+  CountPlayers(*table, table->session->SeatedPlayers());
   for (UpdateStream* stream : table->streams) {
     if (!stream->started || stream->sent_through >= applied.entry.seq()) continue;
     v1::TableUpdate update = UpdateFor(applied, stream->seat());
@@ -410,6 +390,17 @@ void TableHost::OnDurable(const TablePtr& table, const AppliedEntry& applied, ab
     waiters.swap(table->waiters);
     for (auto& waiter : waiters) waiter();
   }
+}
+
+void TableHost::CountPlayers(LiveTable& table, int players) {
+  if (players == table.players_counted) return;
+  prometheus::Gauge& gauge = metrics_->players_at_tables.Add({{"ruleset", table.ruleset}});
+  if (players > table.players_counted) {
+    gauge.Increment(players - table.players_counted);
+  } else {
+    gauge.Decrement(table.players_counted - players);
+  }
+  table.players_counted = players;
 }
 
 void TableHost::WhenDurable(const TablePtr& table, std::function<void()> fn) {

@@ -29,13 +29,10 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "kahve/v1/table.pb.h"
-#include "prometheus/counter.h"
-#include "prometheus/family.h"
-#include "prometheus/gauge.h"
-#include "prometheus/histogram.h"
 #include "services/common/auth.h"
 #include "services/common/budget.h"
 #include "services/table/event_log.h"
+#include "services/table/table_metrics.h"
 #include "services/table/table_session.h"
 #include "services/table/update_stream.h"
 
@@ -58,18 +55,6 @@ struct TableHostSettings {
   // A practice table with no entry for this long is resigned for its player; the bots then play
   // it out, and it ends like any other (paused tables would otherwise live for ever).
   absl::Duration practice_idle_expiry = absl::Minutes(30);
-};
-
-// Metric families of the table service, declared in one place.
-struct TableMetrics {
-  explicit TableMetrics(prometheus::Registry& registry);
-  prometheus::Family<prometheus::Gauge>& tables_active;  // kahve_tables_active{ruleset}
-  prometheus::Family<prometheus::Counter>& moves;        // kahve_moves_total{ruleset,outcome}
-  prometheus::Histogram& move_seconds;                   // kahve_move_seconds
-  prometheus::Family<prometheus::Counter>& bot_moves;    // kahve_bot_moves_total{reason}
-  prometheus::Gauge& streams_active;                     // kahve_streams_active
-  prometheus::Counter& practice_expired;  // kahve_practice_tables_expired_total
-  common::BudgetMetrics budgets;         // kahve_budget_*, shared with the process's others
 };
 
 class TableHost {
@@ -166,6 +151,8 @@ class TableHost {
                std::function<void(absl::Status)> then);
   void OnDurable(const TablePtr& table, const AppliedEntry& applied, absl::Status status,
                  const std::function<void(absl::Status)>& then);
+  // Sets what `table` adds to kahve_players_at_tables to `players`.
+  void CountPlayers(LiveTable& table, int players) ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu);
   // Runs `fn` under the table's lock once everything applied is durable.
   void WhenDurable(const TablePtr& table, std::function<void()> fn);
   // A change a seat's player asks for (a resignation, a practice call) and the answer to give.

@@ -134,6 +134,9 @@ absl::StatusOr<AppliedEntry> TableSession::ApplyMove(const v1::TableLogEntry& en
 
   AppliedEntry applied;
   applied.entry = entry;
+  if (seats_[seat].turn_started.has_value()) {
+    applied.decision_time = FromTimestamp(entry.at()) - *seats_[seat].turn_started;
+  }
   applied.events = std::move(outcome.events);
   applied.result = result();
   applied.reveal = reveal();

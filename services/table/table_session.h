@@ -178,6 +178,8 @@ class TableSession {
   // The seed material the commitment hashes: only once the game is over (and with a commitment).
   std::optional<v1::DealReveal> reveal() const;
   std::vector<SeatOutcome> SeatOutcomes() const;
+  // Players' seats that have not resigned, while the game runs; 0 once it is over.
+  int SeatedPlayers() const;
   v1::TableSummary Summary() const;
   // The whole game, hidden information included (the reveal only once over()): serve only once
   // over(), or to an admin.

@@ -132,6 +132,15 @@ std::vector<SeatOutcome> TableSession::SeatOutcomes() const {
   return outcomes;
 }
 
+int TableSession::SeatedPlayers() const {
+  if (over()) return 0;
+  int players = 0;
+  for (const Seat& seat : seats_) {
+    if (!seat.is_bot() && !seat.resigned) ++players;
+  }
+  return players;
+}
+
 v1::TableSummary TableSession::Summary() const {
   v1::TableSummary summary;
   summary.set_table_id(table_id());

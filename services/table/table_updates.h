@@ -42,6 +42,8 @@ struct AppliedEntry {
   // For streams opened with_view: the view right after this entry of each recipient such a stream
   // serves (index: seat + 1; empty for the others). Live only: never kept for resumes.
   std::vector<std::optional<RecipientView>> live_views;
+  // A move by a seat whose turn clock ran: how long it had been able to act (kahve_turn_seconds).
+  std::optional<absl::Duration> decision_time;
 };
 
 // The update `recipient` (a seat, or engine::kSpectator) receives for `applied`: a MoveApplied with

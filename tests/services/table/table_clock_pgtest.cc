@@ -117,6 +117,14 @@ TEST_F(TableClockTest, ATurnThatRunsOutIsPlayedByABotAndTheSeatStays) {
   EXPECT_TRUE(view->seats(first).connected());
   // The one move only: the next seat has its own turn time.
   EXPECT_EQ(view->seq(), 1u);
+  const auto metric = [&](const std::string& family,
+                          const std::map<std::string, std::string>& labels) {
+    return kahve::testing::MetricSum(server_->metrics().registry(), family, labels);
+  };
+  EXPECT_EQ(metric("kahve_turn_timeouts_total", {{"ruleset", "liars_dice"}}), 1);
+  EXPECT_EQ(metric("kahve_bot_moves_total", {{"ruleset", "liars_dice"}, {"reason", "timeout"}}),
+            1);
+  EXPECT_EQ(metric("kahve_turn_seconds", {}), 0);
   for (const auto& reader : readers) reader->Cancel();
 }
 
@@ -316,9 +324,12 @@ TEST_F(TableClockTest, MetricsAreServedAndPassPromtool) {
   ASSERT_TRUE(text.ok()) << text.status();
   for (const char* name :
        {"kahve_tables_active{", "kahve_moves_total{", "kahve_move_seconds_bucket",
-        "kahve_bot_moves_total{reason=\"bot_seat\"}", "kahve_streams_active",
-        "kahve_event_log_commit_seconds_bucket", "kahve_event_log_batch_size_bucket",
-        "kahve_outbox_pending"}) {
+        "kahve_bot_moves_total{reason=\"bot_seat\",ruleset=\"liars_dice\"}",
+        "kahve_streams_active", "kahve_event_log_commit_seconds_bucket",
+        "kahve_event_log_batch_size_bucket", "kahve_outbox_pending",
+        "kahve_games_finished_total{", "kahve_game_seconds_bucket", "kahve_turn_seconds_bucket",
+        "kahve_round_score_bucket", "kahve_game_bot_seats_total{", "kahve_players_at_tables{",
+        "\nprocess_start_time_seconds "}) {
     EXPECT_THAT(*text, HasSubstr(name));
   }
   EXPECT_THAT(*text, HasSubstr("outcome=\"accepted\""));

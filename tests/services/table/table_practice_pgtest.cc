@@ -194,6 +194,12 @@ TEST_F(TablePracticeTest, APauseHoldsTheBotsUntilResumed) {
   EXPECT_FALSE(resumed.practice().paused());
   const v1::GetViewResponse later = AwaitTurn(table_id, pia);
   EXPECT_GT(later.seq(), resumed.seq()) << "the bots moved after the resume";
+  // The repeated pause changed nothing, so it counts nothing.
+  prometheus::Registry& registry = server_->metrics().registry();
+  EXPECT_EQ(kahve::testing::MetricSum(registry, "kahve_practice_changes_total", {{"kind", "pause"}}),
+            1);
+  EXPECT_EQ(
+      kahve::testing::MetricSum(registry, "kahve_practice_changes_total", {{"kind", "resume"}}), 1);
 }
 
 TEST_F(TablePracticeTest, APracticeTableSurvivesARestartPausedWithItsRedo) {
@@ -262,6 +268,15 @@ TEST_F(TablePracticeTest, APracticeGameIsNeverRatedAndARetryFindsTheSameTable) {
                                "' AND finished_us IS NOT NULL")),
             1);
   EXPECT_EQ(Count("SELECT count(*) FROM table_outbox"), 0);
+  // Two tables opened (the retry found the first); the one the player left, the bots finished.
+  prometheus::Registry& registry = server_->metrics().registry();
+  EXPECT_EQ(kahve::testing::MetricSum(registry, "kahve_practice_tables_opened_total",
+                                      {{"ruleset", "liars_dice"}}),
+            2);
+  EXPECT_EQ(kahve::testing::MetricSum(registry, "kahve_games_finished_total",
+                                      {{"mode", "practice"}, {"ending", "abandoned"}}),
+            1);
+  EXPECT_EQ(kahve::testing::MetricSum(registry, "kahve_resignations_total"), 1);
 }
 
 TEST_F(TablePracticeTest, BadPracticeRequestsGetPreciseErrorsAndChangeNothing) {

@@ -119,6 +119,18 @@ TEST(TableSessionPlayTest, HumanSeatPlaysALegalMove) {
   EXPECT_EQ(session->game().View(1).to_act(0), 1);
 }
 
+TEST(TableSessionPlayTest, AMoveCarriesHowLongItsSeatHadBeenToAct) {
+  std::unique_ptr<TableSession> session = MustCreate(FourPlayers());
+  // Seat 0 was to act from the creation; seat 1 from seat 0's move.
+  PlayResult first = session->Play(0, Bid(3, 2), "", std::nullopt, false, kStart + absl::Seconds(7));
+  ASSERT_TRUE(first.applied.has_value());
+  EXPECT_EQ(first.applied->decision_time, absl::Seconds(7));
+  PlayResult second =
+      session->Play(1, Bid(4, 2), "", std::nullopt, false, kStart + absl::Seconds(9));
+  ASSERT_TRUE(second.applied.has_value());
+  EXPECT_EQ(second.applied->decision_time, absl::Seconds(2));
+}
+
 TEST(TableSessionPlayTest, RefusedMovesChangeNothing) {
   std::unique_ptr<TableSession> session = MustCreate(FourPlayers());
   ASSERT_TRUE(session->Play(0, Bid(3, 2), "", std::nullopt, false, kStart).status.ok());

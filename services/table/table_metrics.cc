@@ -1,0 +1,208 @@
+#include "services/table/table_metrics.h"
+
+#include <set>
+
+#include "services/common/metrics.h"
+
+namespace kahve::table {
+namespace {
+
+// A human decision: from a second to the longest turn limits players choose.
+const prometheus::Histogram::BucketBoundaries& TurnBuckets() {
+  static const auto* buckets = new prometheus::Histogram::BucketBoundaries{
+      0.25, 0.5, 1, 2, 3, 5, 8, 13, 20, 30, 45, 60, 90, 120, 300};
+  return *buckets;
+}
+
+// A whole game: a quick Liar's dice duel to a long Mexican Train evening.
+const prometheus::Histogram::BucketBoundaries& GameBuckets() {
+  static const auto* buckets = new prometheus::Histogram::BucketBoundaries{
+      10, 30, 60, 120, 300, 600, 900, 1200, 1800, 2700, 3600, 5400, 7200, 14400};
+  return *buckets;
+}
+
+// Every ruleset's round scores share one scale: Liar's dice dice left (0 to 5) at the bottom,
+// okey101's negative finishes (-101 and its multiples) below zero, okey51 and Mexican Train totals
+// up to the hundreds.
+const prometheus::Histogram::BucketBoundaries& ScoreBuckets() {
+  static const auto* buckets = new prometheus::Histogram::BucketBoundaries{
+      -404, -202, -101, 0, 1, 2, 3, 5, 10, 25, 50, 100, 150, 200, 300, 500, 1000};
+  return *buckets;
+}
+
+const char* PracticeKindLabel(v1::PracticeChange::Kind kind) {
+  switch (kind) {
+    case v1::PracticeChange::PAUSED:
+      return "pause";
+    case v1::PracticeChange::RESUMED:
+      return "resume";
+    case v1::PracticeChange::UNDONE:
+      return "undo";
+    case v1::PracticeChange::REDONE:
+      return "redo";
+    default:
+      return "other";
+  }
+}
+
+}  // namespace
+
+std::string_view GameMode(bool practice, const v1::Result& result) {
+  if (practice) return "practice";
+  std::set<int> teams;
+  for (const v1::Result::SeatResult& seat : result.seats()) teams.insert(seat.team());
+  return teams.size() < static_cast<size_t>(result.seats_size()) ? "teams" : "solo";
+}
+
+std::string GameEnding(const v1::Result& result, const std::vector<SeatOutcome>& seats) {
+  int players = 0;
+  int resigned = 0;
+  int gone = 0;
+  for (const SeatOutcome& seat : seats) {
+    if (seat.player_id.empty()) continue;
+    ++players;
+    if (seat.resigned) ++resigned;
+    if (seat.resigned || seat.away_at_end) ++gone;
+  }
+  if (players > 0 && gone == players) return "abandoned";
+  if (resigned > 0) return "resigned";
+  return result.ending();
+}
+
+std::string RoundEnding(const v1::Result::Round& round) {
+  if (round.finish().empty()) return round.ending();
+  return round.ending() + "_" + round.finish();
+}
+
+TableMetrics::TableMetrics(prometheus::Registry& registry)
+    : tables_active(prometheus::BuildGauge()
+                        .Name("kahve_tables_active")
+                        .Help("Tables live on this host, by ruleset.")
+                        .Register(registry)),
+      moves(prometheus::BuildCounter()
+                .Name("kahve_moves_total")
+                .Help("Moves received, by ruleset and outcome (accepted, rejected, invalid).")
+                .Register(registry)),
+      move_seconds(prometheus::BuildHistogram()
+                       .Name("kahve_move_seconds")
+                       .Help("Time from a move's receipt to its acknowledgement (durable), in "
+                             "seconds.")
+                       .Register(registry)
+                       .Add({}, common::LatencyBuckets())),
+      bot_moves(prometheus::BuildCounter()
+                    .Name("kahve_bot_moves_total")
+                    .Help("Moves bots made, by ruleset and reason (bot_seat, timeout, away, "
+                          "resigned).")
+                    .Register(registry)),
+      streams_active(prometheus::BuildGauge()
+                         .Name("kahve_streams_active")
+                         .Help("Open Connect streams.")
+                         .Register(registry)
+                         .Add({})),
+      practice_expired(prometheus::BuildCounter()
+                           .Name("kahve_practice_tables_expired_total")
+                           .Help("Practice tables resigned for their player after sitting idle "
+                                 "past --practice_idle_expiry_seconds.")
+                           .Register(registry)
+                           .Add({})),
+      practice_opened(prometheus::BuildCounter()
+                          .Name("kahve_practice_tables_opened_total")
+                          .Help("Practice tables opened, by ruleset.")
+                          .Register(registry)),
+      practice_changes(prometheus::BuildCounter()
+                           .Name("kahve_practice_changes_total")
+                           .Help("Practice tables' pauses, resumes, undos and redos, by kind.")
+                           .Register(registry)),
+      players_at_tables(prometheus::BuildGauge()
+                            .Name("kahve_players_at_tables")
+                            .Help("Players' seats (not resigned) at this host's unfinished "
+                                  "tables, by ruleset.")
+                            .Register(registry)),
+      resignations(prometheus::BuildCounter()
+                       .Name("kahve_resignations_total")
+                       .Help("Players who resigned, by ruleset.")
+                       .Register(registry)),
+      timeouts(prometheus::BuildCounter()
+                   .Name("kahve_turn_timeouts_total")
+                   .Help("Decisions whose turn time ran out (a bot made the move), by ruleset.")
+                   .Register(registry)),
+      turn_seconds(prometheus::BuildHistogram()
+                       .Name("kahve_turn_seconds")
+                       .Help("A player's decision: from the seat becoming able to act to its "
+                             "move, in seconds, by ruleset.")
+                       .Register(registry)),
+      games_finished(prometheus::BuildCounter()
+                         .Name("kahve_games_finished_total")
+                         .Help("Games finished, by ruleset, mode (solo, teams, practice) and "
+                               "ending.")
+                         .Register(registry)),
+      rounds_finished(prometheus::BuildCounter()
+                          .Name("kahve_rounds_finished_total")
+                          .Help("Deals and rounds of finished games, by ruleset, mode and the "
+                                "round's ending.")
+                          .Register(registry)),
+      game_seconds(prometheus::BuildHistogram()
+                       .Name("kahve_game_seconds")
+                       .Help("Finished games from the table's creation to the last move, in "
+                             "seconds, by ruleset and mode.")
+                       .Register(registry)),
+      game_bot_seats(prometheus::BuildCounter()
+                         .Name("kahve_game_bot_seats_total")
+                         .Help("Seats a bot held when their game ended, by ruleset and reason "
+                               "(bot_seat, resigned, away).")
+                         .Register(registry)),
+      round_score(prometheus::BuildHistogram()
+                      .Name("kahve_round_score")
+                      .Help("Each seat's score in each deal or round of finished games, by "
+                            "ruleset.")
+                      .Register(registry)),
+      budgets(registry) {}
+
+void TableMetrics::CountEntry(const std::string& ruleset, const AppliedEntry& applied) {
+  const v1::TableLogEntry& entry = applied.entry;
+  if (entry.has_move()) {
+    const v1::MovePlayed& move = entry.move();
+    if (move.by_bot()) {
+      bot_moves.Add({{"ruleset", ruleset}, {"reason", move.bot_reason()}}).Increment();
+      if (move.bot_reason() == kReasonTimeout) timeouts.Add({{"ruleset", ruleset}}).Increment();
+    } else if (applied.decision_time.has_value()) {
+      turn_seconds.Add({{"ruleset", ruleset}}, TurnBuckets())
+          .Observe(absl::ToDoubleSeconds(*applied.decision_time));
+    }
+  } else if (entry.has_seat_change()) {
+    if (entry.seat_change().kind() == v1::SeatChange::RESIGNED) {
+      resignations.Add({{"ruleset", ruleset}}).Increment();
+    }
+  } else if (entry.has_practice()) {
+    practice_changes.Add({{"kind", PracticeKindLabel(entry.practice().kind())}}).Increment();
+  }
+}
+
+void TableMetrics::CountFinishedGame(const std::string& ruleset, bool practice,
+                                     const v1::Result& result,
+                                     const std::vector<SeatOutcome>& seats,
+                                     absl::Duration length) {
+  const std::string mode(GameMode(practice, result));
+  games_finished
+      .Add({{"ruleset", ruleset}, {"mode", mode}, {"ending", GameEnding(result, seats)}})
+      .Increment();
+  game_seconds.Add({{"ruleset", ruleset}, {"mode", mode}}, GameBuckets())
+      .Observe(absl::ToDoubleSeconds(length));
+  prometheus::Histogram& scores = round_score.Add({{"ruleset", ruleset}}, ScoreBuckets());
+  for (const v1::Result::Round& round : result.rounds()) {
+    for (const double score : round.seat_scores()) scores.Observe(score);
+    const std::string ending = RoundEnding(round);
+    if (ending.empty()) continue;
+    rounds_finished.Add({{"ruleset", ruleset}, {"mode", mode}, {"ending", ending}}).Increment();
+  }
+  for (const SeatOutcome& seat : seats) {
+    const char* reason = seat.bot_seat      ? kReasonBotSeat
+                         : seat.resigned    ? kReasonResigned
+                         : seat.away_at_end ? kReasonAway
+                                            : nullptr;
+    if (reason == nullptr) continue;
+    game_bot_seats.Add({{"ruleset", ruleset}, {"reason", reason}}).Increment();
+  }
+}
+
+}  // namespace kahve::table
