@@ -3,7 +3,8 @@
 # reads plain rule files; the rules live in that one file), runs `promtool check rules` on it and
 # `promtool test rules` with alert_rules_test.yaml, and checks that every alert has a for:
 # duration, a severity label, summary, description and a runbook_url naming a section of
-# docs/operations.md.
+# docs/operations.md. Also parses every query of the Grafana dashboard (k8s/monitoring/
+# kahve-dashboard.json) with promtool, as recording rules.
 # Usage: alert_rules_test.sh [REPO_ROOT]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -66,4 +67,7 @@ PY
 cp "$here/alert_rules_test.yaml" "$work/"
 promtool check rules "$work/rules.yaml" || fail "promtool check rules"
 (cd "$work" && promtool test rules alert_rules_test.yaml) || fail "promtool test rules"
-echo "ok: k8s/monitoring/alerts.yaml passes promtool check rules and its unit tests"
+python3 "$here/metric_names.py" dashboard-rules "$root" "$work/dashboard.yaml"
+promtool check rules "$work/dashboard.yaml" || fail "the dashboard's queries do not all parse"
+echo "ok: k8s/monitoring/alerts.yaml passes promtool check rules and its unit tests;" \
+  "the dashboard's queries parse"

@@ -3,6 +3,9 @@
 
   metric_names.py scrape OUT URL...   GETs every URL (/metrics) again and again until SIGTERM,
                                       then writes to OUT every family and sample name seen
+  metric_names.py dashboard-rules ROOT OUT
+                                      writes the dashboard's queries to OUT as recording rules,
+                                      for promtool to parse
   metric_names.py check ROOT SCRAPED  lists the names that k8s/monitoring/kahve-dashboard.json
                                       and k8s/monitoring/alerts.yaml query, and fails naming each
                                       one the scrape never showed
@@ -27,6 +30,10 @@ import yaml
 RARE = {
     "kahve_turn_timeouts_total": "only when a turn clock runs out; the demo's clients play at once "
                                  "and ask for no clock",
+    "kahve_matchmaking_bot_seats_total": "only when bots fill a match after the longest wait; the "
+                                         "demo's players queue together and fill their tables",
+    "kahve_matchmaking_tickets_ended_total": "only when a ticket expires or is cancelled; the "
+                                             "demo's tickets are all matched",
 }
 
 # Names that are not kahve's own, allowed in the queries; none so far (e.g. Prometheus' `up`).
@@ -76,6 +83,23 @@ def rule_queries(path):
             for g in rule["spec"]["groups"] for r in g["rules"]]
 
 
+def dashboard_as_rules(root, out):
+    """Writes the dashboard's queries as recording rules, Grafana's variables replaced by values,
+    so that `promtool check rules` parses them."""
+    values = {"$__rate_interval": "2m", "$__interval": "1m", "$__range": "1h", "$namespace": ".*"}
+    rules = []
+    for i, (where, expr) in enumerate(dashboard_queries(f"{root}/k8s/monitoring/kahve-dashboard.json")):
+        for var, value in values.items():
+            expr = expr.replace(var, value)
+        if "$" in expr:
+            sys.exit(f"FAIL: {where}: a variable this check does not know in {expr!r}")
+        rules.append({"record": f"dashboard:query_{i}", "expr": expr,
+                      "labels": {"where": where.replace(f"{root}/", "")}})
+    with open(out, "w") as f:
+        yaml.safe_dump({"groups": [{"name": "dashboard", "rules": rules}]}, f, sort_keys=False)
+    print(f"{len(rules)} dashboard queries written as recording rules to parse")
+
+
 def scrape(out, urls):
     families, samples = {}, set()
     stop = []
@@ -119,6 +143,7 @@ def check(root, scraped_file):
 
     queries = dashboard_queries(f"{root}/k8s/monitoring/kahve-dashboard.json")
     queries += rule_queries(f"{root}/k8s/monitoring/alerts.yaml")
+    queries = [(where.replace(f"{root}/", ""), expr) for where, expr in queries]
     used = {}
     for where, expr in queries:
         names = promql_names(expr)
@@ -147,6 +172,7 @@ def check(root, scraped_file):
         for name in missing:
             print(f"  {name}  (used by {used[name][0]}"
                   f"{f' and {len(used[name]) - 1} more' if len(used[name]) > 1 else ''})")
+        print(f"families seen: {' '.join(sorted(families))}")
         sys.exit(1)
     print("ok: every metric name the dashboard and the alert rules use is one the services expose")
 
@@ -154,6 +180,8 @@ def check(root, scraped_file):
 if __name__ == "__main__":
     if len(sys.argv) >= 4 and sys.argv[1] == "scrape":
         scrape(sys.argv[2], sys.argv[3:])
+    elif len(sys.argv) == 4 and sys.argv[1] == "dashboard-rules":
+        dashboard_as_rules(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 4 and sys.argv[1] == "check":
         check(sys.argv[2], sys.argv[3])
     else:
