@@ -445,6 +445,31 @@ function checkOverlay(overlay, file) {
   for (const k of kahve.filter((x) => bin.kServiceBinaries.includes(x.binary))) {
     expect(scraped.has(k), k.where, 'a ServiceMonitor scrapes its metrics port');
   }
+  // Grafana dashboards for the sidecar: JSON with a uid, every query on the data source variable.
+  for (const cm of of('ConfigMap').filter((c) => (c.metadata.labels || {}).grafana_dashboard === '1')) {
+    for (const [key, text] of Object.entries(cm.data || {})) {
+      let dash = null;
+      try {
+        dash = JSON.parse(text);
+      } catch (e) {
+        expect(false, id(cm), `${key} is JSON: ${e.message}`);
+        continue;
+      }
+      expect(key.endsWith('.json') && dash.uid && dash.title, id(cm), `${key}: a .json dashboard with a uid and a title`);
+      const vars = (dash.templating && dash.templating.list) || [];
+      expect(vars.some((v) => v.name === 'datasource' && v.type === 'datasource' && v.query === 'prometheus'),
+        id(cm), `${key}: has a Prometheus data source variable "datasource"`);
+      for (const v of vars.filter((x) => x.type === 'query')) {
+        expect(v.datasource && v.datasource.uid === '${datasource}', id(cm), `${key}: variable ${v.name} queries \${datasource}`);
+      }
+      const panels = (dash.panels || []).flatMap((p) => [p, ...(p.panels || [])]).filter((p) => p.type !== 'row');
+      for (const p of panels) {
+        const sources = [p.datasource, ...(p.targets || []).map((t) => t.datasource)];
+        expect((p.targets || []).length > 0 && sources.every((d) => d && d.uid === '${datasource}'), id(cm),
+          `${key}: panel "${p.title}" has queries, all on \${datasource}`);
+      }
+    }
+  }
   for (const h of of('HorizontalPodAutoscaler')) {
     const t = h.spec.scaleTargetRef;
     const target = find(t.kind, t.name);
