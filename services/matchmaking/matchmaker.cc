@@ -89,7 +89,10 @@ int Matchmaker::ProcessQueue(const std::string& queue_key) {
   }
   const absl::Time now = absl::Now();
   auto expired = store_->ExpireTickets(queue_key, now - settings_.ticket_ttl, now);
-  if (expired.ok()) changed += *expired;
+  if (expired.ok() && *expired > 0) {
+    changed += *expired;
+    metrics_->TicketsEnded(queue_key, kExpired).Increment(*expired);
+  }
   auto waiting = store_->WaitingTickets(queue_key);
   if (!waiting.ok()) {
     common::LogWarning("queue unreadable",
@@ -199,10 +202,15 @@ int Matchmaker::FormMatches(const std::string& queue_key, const std::vector<Queu
   for (const PendingMatch& match : *recorded) {
     metrics_->formed.Add({{"queue", queue_key}}).Increment();
     metrics_->rating_spread.Observe(match.rating_spread);
+    const auto bots = std::count_if(
+        match.request.seats().begin(), match.request.seats().end(),
+        [](const v1::SeatSpec& seat) { return seat.occupant_case() == v1::SeatSpec::kBotKind; });
+    if (bots > 0) metrics_->BotSeats(queue_key).Increment(static_cast<double>(bots));
     changed += static_cast<int>(match.ticket_ids.size());
   }
+  prometheus::Histogram& waits = metrics_->WaitSeconds(queue_key);
   for (const absl::Duration wait : placer_->PlaceNew(*recorded, *hosts)) {
-    metrics_->wait_seconds.Observe(absl::ToDoubleSeconds(wait));
+    waits.Observe(absl::ToDoubleSeconds(wait));
   }
   return changed;
 }
@@ -235,9 +243,8 @@ int Matchmaker::PlaceMatch(const PendingMatch& match) {
                                                 {"error", std::string(waits.status().message())}});
     return 0;
   }
-  for (const absl::Duration wait : *waits) {
-    metrics_->wait_seconds.Observe(absl::ToDoubleSeconds(wait));
-  }
+  prometheus::Histogram& observed = metrics_->WaitSeconds(match.queue_key);
+  for (const absl::Duration wait : *waits) observed.Observe(absl::ToDoubleSeconds(wait));
   return static_cast<int>(waits->size());
 }
 

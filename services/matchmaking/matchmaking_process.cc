@@ -104,7 +104,7 @@ class MatchmakingProcess final : public common::ServiceProcess {
         workers_(pool_.size()),
         writer_(&store_, absl::GetFlag(FLAGS_enqueue_batch)),
         service_({.ticket_ttl = absl::Seconds(absl::GetFlag(FLAGS_ticket_ttl_seconds))}, &store_,
-                 &writer_, &watchers_, authenticator_.get(), &workers_, &queues_),
+                 &writer_, &watchers_, authenticator_.get(), &workers_, &mm_metrics_, &queues_),
         server_(server_settings, &metrics_),
         matchmaker_(MatchmakerSettingsFromFlags(pool_settings.url), &store_, &ratings_, &placer_,
                     &mm_metrics_, &queues_) {

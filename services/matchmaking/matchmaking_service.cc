@@ -18,13 +18,15 @@ namespace kahve::matchmaking {
 MatchmakingService::MatchmakingService(MatchmakingServiceSettings settings, MatchmakingStore* store,
                                        TicketWriter* writer, TicketWatchers* watchers,
                                        const common::Authenticator* authenticator,
-                                       common::WorkerPool* workers, QueueBudget* budget)
+                                       common::WorkerPool* workers, MatchmakingMetrics* metrics,
+                                       QueueBudget* budget)
     : settings_(std::move(settings)),
       store_(store),
       writer_(writer),
       watchers_(watchers),
       authenticator_(authenticator),
       workers_(workers),
+      metrics_(metrics),
       budget_(budget) {}
 
 // Authenticates, then runs work(caller) on a worker and finishes the call with its status.
@@ -148,9 +150,12 @@ grpc::ServerUnaryReactor* MatchmakingService::CancelTicket(grpc::CallbackServerC
                                                            v1::CancelTicketResponse*) {
   return Offload(context, *request, "CancelTicket", [this, request](const std::string& caller) {
     if (request->ticket_id().empty()) return absl::InvalidArgumentError("ticket_id: required");
-    const absl::Status status = store_->CancelTicket(request->ticket_id(), caller, absl::Now());
-    if (status.ok()) watchers_->Poke();
-    return status;
+    auto cancelled = store_->CancelTicket(request->ticket_id(), caller, absl::Now());
+    if (!cancelled.ok()) return cancelled.status();
+    // Counted by the call that cancelled it; a repeat finds it cancelled already.
+    if (cancelled->has_value()) metrics_->TicketsEnded(**cancelled, kCancelled).Increment();
+    watchers_->Poke();
+    return absl::OkStatus();
   });
 }
 

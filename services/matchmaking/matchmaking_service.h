@@ -12,6 +12,7 @@
 #include "kahve/v1/matchmaking.grpc.pb.h"
 #include "services/common/auth.h"
 #include "services/common/worker_pool.h"
+#include "services/matchmaking/mm_metrics.h"
 #include "services/matchmaking/mm_store.h"
 #include "services/matchmaking/queue_budget.h"
 #include "services/matchmaking/ticket_watch.h"
@@ -28,11 +29,12 @@ struct MatchmakingServiceSettings {
 
 class MatchmakingService final : public v1::MatchmakingService::CallbackService {
  public:
-  // `budget` (may be null: unlimited) admits each Enqueue's ticket (queue_budget.h).
+  // `metrics` counts the tickets CancelTicket ends; `budget` (may be null: unlimited) admits each
+  // Enqueue's ticket (queue_budget.h).
   MatchmakingService(MatchmakingServiceSettings settings, MatchmakingStore* store,
                      TicketWriter* writer, TicketWatchers* watchers,
                      const common::Authenticator* authenticator, common::WorkerPool* workers,
-                     QueueBudget* budget = nullptr);
+                     MatchmakingMetrics* metrics, QueueBudget* budget = nullptr);
 
   grpc::ServerUnaryReactor* Enqueue(grpc::CallbackServerContext* context,
                                     const v1::EnqueueRequest* request,
@@ -79,6 +81,7 @@ class MatchmakingService final : public v1::MatchmakingService::CallbackService 
   TicketWatchers* watchers_;
   const common::Authenticator* authenticator_;
   common::WorkerPool* workers_;
+  MatchmakingMetrics* metrics_;
   QueueBudget* budget_;
 };
 

@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "services/common/pg_arrays.h"
 #include "services/matchmaking/mm_store.h"
+#include "services/matchmaking/queue_spec.h"
 
 namespace kahve::matchmaking {
 namespace {
@@ -20,12 +21,6 @@ using common::TextArrayLiteral;
 // Table hosts stamp their heartbeats with the database's clock, so liveness is judged by one
 // clock whatever the skew between machines.
 using common::kNowUsSql;
-
-// A queue key's ruleset: its leading [a-z0-9_] (queue_spec.h; keys stored before the canonical
-// form began "<ruleset> ", so they parse too while they linger in the statistics).
-std::string RulesetOfKey(const std::string& queue_key) {
-  return queue_key.substr(0, queue_key.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_"));
-}
 
 }  // namespace
 

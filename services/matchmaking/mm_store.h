@@ -128,9 +128,11 @@ class MatchmakingStore {
   absl::StatusOr<TicketRecord> TicketInPlay(const std::string& player);
   absl::StatusOr<std::vector<TicketRecord>> GetTickets(const std::vector<std::string>& ticket_ids);
   // NotFound, PermissionDenied (the caller is not on the ticket), FailedPrecondition (matched or
-  // expired); cancelling a cancelled ticket is OK.
-  absl::Status CancelTicket(const std::string& ticket_id, const std::string& caller,
-                            absl::Time now);
+  // expired); cancelling a cancelled ticket is OK. Returns the ticket's queue key when this call
+  // cancelled it, nullopt when it was cancelled already.
+  absl::StatusOr<std::optional<std::string>> CancelTicket(const std::string& ticket_id,
+                                                          const std::string& caller,
+                                                          absl::Time now);
   // CreateParty and JoinParty: AlreadyExists with a CurrentParty detail when the player is in a
   // party already.
   absl::StatusOr<v1::Party> CreateParty(const std::string& leader, absl::Time now);

@@ -280,15 +280,17 @@ absl::StatusOr<TicketRecord> MatchmakingStore::TicketInPlay(const std::string& p
   return std::move(tickets.front());
 }
 
-absl::Status MatchmakingStore::CancelTicket(const std::string& ticket_id, const std::string& caller,
-                                            absl::Time now) {
+absl::StatusOr<std::optional<std::string>> MatchmakingStore::CancelTicket(
+    const std::string& ticket_id, const std::string& caller, absl::Time now) {
   if (!StorableText(ticket_id) || !StorableText(caller)) return absl::NotFoundError("no ticket");
-  return pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+  std::optional<std::string> cancelled;
+  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+    cancelled.reset();
     pqxx::work tx(connection);
     // The row lock orders this against a pass moving the ticket to placing.
     const pqxx::result ticket = tx.exec_params(
         "SELECT state, EXISTS (SELECT 1 FROM mm_ticket_players p"
-        "  WHERE p.ticket_id = t.ticket_id AND p.player_id = $2)"
+        "  WHERE p.ticket_id = t.ticket_id AND p.player_id = $2), queue_key"
         "  FROM mm_tickets t WHERE ticket_id = $1 FOR UPDATE",
         ticket_id, caller);
     if (ticket.empty()) return absl::NotFoundError(absl::StrCat("no ticket ", ticket_id));
@@ -306,8 +308,11 @@ absl::Status MatchmakingStore::CancelTicket(const std::string& ticket_id, const 
                     ticket_id, Micros(now));
     tx.exec_params0("UPDATE mm_ticket_players SET active = false WHERE ticket_id = $1", ticket_id);
     tx.commit();
+    cancelled = ticket[0][2].as<std::string>();
     return absl::OkStatus();
   });
+  if (!status.ok()) return status;
+  return cancelled;
 }
 
 absl::StatusOr<v1::Party> MatchmakingStore::CreateParty(const std::string& leader, absl::Time now) {

@@ -190,6 +190,14 @@ absl::StatusOr<QueueSpec> QueueSpecFor(const v1::GameSettings& settings, bool te
   return spec;
 }
 
+std::string RulesetOfKey(const std::string& key) {
+  return key.substr(0, key.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_"));
+}
+
+const char* ModeOfKey(const std::string& key) {
+  return key.compare(RulesetOfKey(key).size(), 7, "/teams/") == 0 ? "teams" : "solo";
+}
+
 v1::GameSettings SettingsForSeats(const QueueSpec& spec, int seats) {
   v1::GameSettings settings = spec.settings;
   if (settings.has_liars_dice()) settings.mutable_liars_dice()->set_players(seats);

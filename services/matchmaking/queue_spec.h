@@ -39,6 +39,12 @@ struct QueueSpec {
 // is not queueable (naming it), the engine refuses, or teams where the ruleset has no partners.
 absl::StatusOr<QueueSpec> QueueSpecFor(const v1::GameSettings& settings, bool teams);
 
+// A queue key's ruleset and mode read back from the key: its leading [a-z0-9_] (keys stored before
+// the canonical form began "<ruleset> ", so they parse too while they linger in the statistics),
+// and "teams" when the part after it is "/teams/", else "solo".
+std::string RulesetOfKey(const std::string& key);
+const char* ModeOfKey(const std::string& key);
+
 // The settings of a table of `seats` seats formed in the queue (fewer than preferred after a
 // wait).
 v1::GameSettings SettingsForSeats(const QueueSpec& spec, int seats);

@@ -30,6 +30,9 @@ ABSL_FLAG(
     int32_t, record_writers, 2,
     "Rating: threads recording matches, each committing a batch of queued matches at a time.");
 ABSL_FLAG(int32_t, record_batch, 256, "Rating: matches recorded in one transaction at most.");
+ABSL_FLAG(int32_t, leaderboard_count_seconds, 60,
+          "Rating: seconds between counts of each leaderboard's players "
+          "(kahve_leaderboard_players); 0: never counted.");
 
 namespace kahve::rating {
 namespace {
@@ -41,6 +44,18 @@ constexpr int kDefaultLeaderboardPage = 50;
 constexpr int kDefaultMatchesPage = 20;
 constexpr int kMaxPlayersPerQuery = 100;
 constexpr int kMaxHistoryPoints = 10000;
+
+// A match moves mu by a few points at most once sigma has shrunk; a newcomer's first matches
+// (sigma 25/3) move it most.
+const prometheus::Histogram::BucketBoundaries kMuChangeBuckets = {-8,   -4,  -2, -1, -0.5, -0.25, 0,
+                                                                  0.25, 0.5, 1,  2,  4,    8};
+// Sigma shrinks by up to about a point in a newcomer's first matches and by hundredths later; it
+// grows by a little (the drift tau, at most about 0.003 at sigma 1) for a settled player whose
+// match taught the model little.
+const prometheus::Histogram::BucketBoundaries kSigmaChangeBuckets = {
+    -2, -1, -0.5, -0.25, -0.1, -0.05, -0.02, -0.01, -0.005, 0, 0.005, 0.01, 0.05};
+
+const char* ModeLabel(v1::MatchMode mode) { return mode == v1::TEAMS ? "teams" : "solo"; }
 
 absl::StatusOr<int> PageSize(int requested, int default_size) {
   if (requested == 0) return default_size;
@@ -125,6 +140,8 @@ absl::StatusOr<RatingServiceSettings> RatingServiceSettingsFromFlags() {
   settings.page_token_key = *std::move(page_token_key);
   settings.writer.writers = std::max(1, absl::GetFlag(FLAGS_record_writers));
   settings.writer.max_batch = std::max(1, absl::GetFlag(FLAGS_record_batch));
+  settings.leaderboard_count_interval =
+      absl::Seconds(std::max(0, absl::GetFlag(FLAGS_leaderboard_count_seconds)));
   return settings;
 }
 
@@ -149,7 +166,31 @@ RatingMetrics::RatingMetrics(prometheus::Registry& registry)
       matches(prometheus::BuildCounter()
                   .Name("kahve_matches_recorded_total")
                   .Help("Matches stored, by ruleset, mode and whether they were rated.")
-                  .Register(registry)) {}
+                  .Register(registry)),
+      mu_change(prometheus::BuildHistogram()
+                    .Name("kahve_rating_mu_change")
+                    .Help("New mu minus old mu of every player rating a newly recorded match "
+                          "changed, by ruleset.")
+                    .Register(registry)),
+      sigma_change(prometheus::BuildHistogram()
+                       .Name("kahve_rating_sigma_change")
+                       .Help("New sigma minus old sigma of every player rating a newly recorded "
+                             "match changed, by ruleset.")
+                       .Register(registry)),
+      leaderboard_players(prometheus::BuildGauge()
+                              .Name("kahve_leaderboard_players")
+                              .Help("Players on each leaderboard (rated games at least the "
+                                    "provisional threshold), by ruleset and mode, as last counted "
+                                    "in the database.")
+                              .Register(registry)) {}
+
+prometheus::Histogram& RatingMetrics::MuChange(const std::string& ruleset) {
+  return mu_change.Add({{"ruleset", ruleset}}, kMuChangeBuckets);
+}
+
+prometheus::Histogram& RatingMetrics::SigmaChange(const std::string& ruleset) {
+  return sigma_change.Add({{"ruleset", ruleset}}, kSigmaChangeBuckets);
+}
 
 RatingService::RatingService(RatingServiceSettings settings, common::PgPool* pool,
                              RatingStore* store, const common::Authenticator* authenticator,
@@ -167,7 +208,53 @@ RatingService::RatingService(RatingServiceSettings settings, common::PgPool* poo
               const absl::flat_hash_map<std::string, StoredRating>& current) {
             return RateMatch(match, current, provisional_games);
           },
-          settings_.writer, &metrics->record_batch_size) {}
+          settings_.writer, &metrics->record_batch_size) {
+  if (settings_.leaderboard_count_interval > absl::ZeroDuration()) {
+    counter_ = std::thread([this] {
+      do {
+        const absl::Status counted = CountLeaderboardPlayers();
+        if (!counted.ok()) {
+          common::LogWarning("leaderboard players not counted",
+                             {{"error", std::string(counted.message())}});
+        }
+      } while (
+          !stop_counting_.WaitForNotificationWithTimeout(settings_.leaderboard_count_interval));
+    });
+  }
+}
+
+RatingService::~RatingService() {
+  stop_counting_.Notify();
+  if (counter_.joinable()) counter_.join();
+}
+
+// A count from the table rather than gauges the writer keeps from what it inserts: a replica's
+// writer sees only its own matches, so each replica would report part of every leaderboard (and
+// start from nothing after a restart), while a count reads what all of them stored and every
+// replica reports the same. Its cost: one scan of the ratings table per interval and replica
+// (the leaderboard index lacks `games`), which --leaderboard_count_seconds spaces out.
+absl::Status RatingService::CountLeaderboardPlayers() {
+  auto sizes = store_->LeaderboardSizes(settings_.provisional_games);
+  if (!sizes.ok()) return sizes.status();
+  absl::MutexLock lock(&count_mu_);
+  std::set<std::pair<std::string, std::string>> now;
+  for (const LeaderboardSize& size : *sizes) {
+    // Label values only from registered rulesets and the two modes, whatever the table holds.
+    if (!engine::FindRuleset(size.ruleset).ok()) continue;
+    if (size.mode != v1::SOLO && size.mode != v1::TEAMS) continue;
+    const std::string mode = ModeLabel(size.mode);
+    metrics_->leaderboard_players.Add({{"ruleset", size.ruleset}, {"mode", mode}})
+        .Set(static_cast<double>(size.players));
+    now.emplace(size.ruleset, mode);
+  }
+  for (const auto& [ruleset, mode] : counted_) {
+    if (!now.contains({ruleset, mode})) {
+      metrics_->leaderboard_players.Add({{"ruleset", ruleset}, {"mode", mode}}).Set(0);
+    }
+  }
+  counted_.insert(now.begin(), now.end());
+  return absl::OkStatus();
+}
 
 template <typename Work>
 grpc::ServerUnaryReactor* RatingService::Offload(grpc::CallbackServerContext* context,
@@ -254,7 +341,7 @@ void RatingService::DoRecordMatch(
   const bool rated = IsRated(*canonical);
   std::string request_sha256 = common::Sha256(DeterministicBytes(*canonical));
   const std::string ruleset = canonical->ruleset();
-  const char* mode = canonical->mode() == v1::TEAMS ? "teams" : "solo";
+  const char* mode = ModeLabel(canonical->mode());
   writer_.Submit(
       PendingMatch{.canonical = std::move(canonical).value(),
                    .request_sha256 = std::move(request_sha256),
@@ -268,6 +355,12 @@ void RatingService::DoRecordMatch(
         if (recorded->inserted) {
           metrics_->updates.Add({{"ruleset", ruleset}})
               .Increment(recorded->response.changes_size());
+          prometheus::Histogram& mu_change = metrics_->MuChange(ruleset);
+          prometheus::Histogram& sigma_change = metrics_->SigmaChange(ruleset);
+          for (const v1::RatingChange& change : recorded->response.changes()) {
+            mu_change.Observe(change.after().mu() - change.before().mu());
+            sigma_change.Observe(change.after().sigma() - change.before().sigma());
+          }
           metrics_->matches
               .Add({{"ruleset", ruleset}, {"mode", mode}, {"rated", rated ? "true" : "false"}})
               .Increment();

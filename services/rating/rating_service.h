@@ -5,11 +5,19 @@
 // worker pool (database calls block), which validates, calls the store and finishes the call.
 
 #include <functional>
+#include <set>
 #include <string>
+#include <thread>
+#include <utility>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
 #include "kahve/v1/rating.grpc.pb.h"
 #include "prometheus/counter.h"
+#include "prometheus/gauge.h"
 #include "prometheus/histogram.h"
 #include "services/common/auth.h"
 #include "services/common/metrics.h"
@@ -27,11 +35,14 @@ struct RatingServiceSettings {
   std::string page_token_key;
   // Group commit of RecordMatch.
   MatchWriterSettings writer;
+  // How often kahve_leaderboard_players is counted afresh; zero: never (tests count by hand).
+  absl::Duration leaderboard_count_interval = absl::Seconds(60);
 };
 
 // RatingServiceSettings from --provisional_games, --page_token_secret (falling back to
-// --jwt_hs256_secret), --record_writers and --record_batch. InvalidArgument when neither secret
-// is set: page tokens would be signed with an empty key, which anyone can forge.
+// --jwt_hs256_secret), --record_writers, --record_batch and --leaderboard_count_seconds.
+// InvalidArgument when neither secret is set: page tokens would be signed with an empty key,
+// which anyone can forge.
 absl::StatusOr<RatingServiceSettings> RatingServiceSettingsFromFlags();
 
 // Every metric family of the rating service, declared in one place.
@@ -42,15 +53,29 @@ struct RatingMetrics {
   prometheus::Histogram& record_batch_size;          // kahve_record_match_batch_size
   prometheus::Family<prometheus::Counter>&
       matches;  // kahve_matches_recorded_total{ruleset,mode,rated}
+  // kahve_rating_mu_change{ruleset} and kahve_rating_sigma_change{ruleset}: per rating a newly
+  // recorded match changes, new minus old. Series are added with their buckets by MuChange and
+  // SigmaChange.
+  prometheus::Family<prometheus::Histogram>& mu_change;
+  prometheus::Family<prometheus::Histogram>& sigma_change;
+  // kahve_leaderboard_players{ruleset,mode}: players on each leaderboard, as last counted.
+  prometheus::Family<prometheus::Gauge>& leaderboard_players;
+
+  prometheus::Histogram& MuChange(const std::string& ruleset);
+  prometheus::Histogram& SigmaChange(const std::string& ruleset);
 };
 
 class RatingService final : public v1::RatingService::CallbackService {
  public:
   // Records matches through `pool` (its own MatchWriter threads); reads through `store` on
   // `workers`.
+  // Counts the leaderboards' players on a thread of its own, at once and then every
+  // settings.leaderboard_count_interval (unless zero).
   RatingService(RatingServiceSettings settings, common::PgPool* pool, RatingStore* store,
                 const common::Authenticator* authenticator, common::WorkerPool* workers,
                 RatingMetrics* metrics);
+  // Stops the counting thread; the writer then records what is still queued.
+  ~RatingService() override;
 
   grpc::ServerUnaryReactor* RecordMatch(grpc::CallbackServerContext* context,
                                         const v1::RecordMatchRequest* request,
@@ -84,6 +109,11 @@ class RatingService final : public v1::RatingService::CallbackService {
   absl::Status DoGetRatingHistory(const v1::GetRatingHistoryRequest& request,
                                   v1::GetRatingHistoryResponse* response);
 
+  // Sets kahve_leaderboard_players from a count in the database: every (ruleset, mode) with
+  // players on its leaderboard, and 0 for one counted before that has none now. The counting
+  // thread calls it; tests may too. The database's failure, the gauges unchanged.
+  absl::Status CountLeaderboardPlayers();
+
  private:
   // Authenticates (and checks `role` unless null), then runs `work` on the worker pool and
   // finishes the call with its status; failures that are ours, not the caller's, are logged.
@@ -101,6 +131,11 @@ class RatingService final : public v1::RatingService::CallbackService {
   common::WorkerPool* workers_;
   RatingMetrics* metrics_;
   common::PageTokenSigner tokens_;
+  // (ruleset, mode label) of every leaderboard gauge set so far.
+  absl::Mutex count_mu_;
+  std::set<std::pair<std::string, std::string>> counted_ ABSL_GUARDED_BY(count_mu_);
+  absl::Notification stop_counting_;
+  std::thread counter_;
   // Last: its destructor records what is still queued, using the members above.
   MatchWriter writer_;
 };

@@ -61,6 +61,10 @@ constexpr char kLeaderboardAheadSql[] =
     "SELECT count(*) FROM ratings WHERE ruleset = $1 AND mode = $2 AND games >= $3 "
     "AND (display > $4 OR (display = $4 AND player_id < $5))";
 
+constexpr char kLeaderboardSizes[] = "rating_leaderboard_sizes";
+constexpr char kLeaderboardSizesSql[] =
+    "SELECT ruleset, mode, count(*) FROM ratings WHERE games >= $1 GROUP BY ruleset, mode";
+
 constexpr char kLeaderboardRow[] = "rating_leaderboard_row";
 constexpr char kLeaderboardRowSql[] =
     "SELECT player_id, mu, sigma, games, last_played_us, display FROM ratings "
@@ -94,6 +98,7 @@ std::vector<std::pair<std::string, std::string>> RatingStore::PreparedStatements
           {kLeaderboardAfter, kLeaderboardAfterSql},
           {kLeaderboardBefore, kLeaderboardBeforeSql},
           {kLeaderboardAhead, kLeaderboardAheadSql},
+          {kLeaderboardSizes, kLeaderboardSizesSql},
           {kLeaderboardRow, kLeaderboardRowSql}};
 }
 
@@ -232,6 +237,21 @@ absl::StatusOr<int64_t> RatingStore::LeaderboardAhead(const std::string& ruleset
   });
   if (!status.ok()) return status;
   return ahead;
+}
+
+absl::StatusOr<std::vector<LeaderboardSize>> RatingStore::LeaderboardSizes(int min_games) {
+  std::vector<LeaderboardSize> out;
+  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+    pqxx::nontransaction tx(connection);
+    for (const pqxx::row& row : tx.exec_prepared(kLeaderboardSizes, min_games)) {
+      out.push_back({.ruleset = row[0].as<std::string>(),
+                     .mode = static_cast<v1::MatchMode>(row[1].as<int>()),
+                     .players = row[2].as<int64_t>()});
+    }
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return out;
 }
 
 absl::StatusOr<std::optional<LeaderboardRow>> RatingStore::LeaderboardRowOf(

@@ -23,6 +23,13 @@ struct LeaderboardRow {
   double display = 0;
 };
 
+// How many players one leaderboard has.
+struct LeaderboardSize {
+  std::string ruleset;
+  v1::MatchMode mode = v1::MATCH_MODE_UNSPECIFIED;
+  int64_t players = 0;
+};
+
 struct MatchCursor {
   int64_t ended_us = 0;
   std::string match_id;
@@ -73,6 +80,9 @@ class RatingStore {
   // How many leaderboard rows rank ahead of `key`.
   absl::StatusOr<int64_t> LeaderboardAhead(const std::string& ruleset, int mode, int min_games,
                                            const LeaderboardKey& key);
+  // Players with at least `min_games` in each (ruleset, mode) that has any: one pass over the
+  // ratings table.
+  absl::StatusOr<std::vector<LeaderboardSize>> LeaderboardSizes(int min_games);
   // The player's row, if any.
   absl::StatusOr<std::optional<LeaderboardRow>> LeaderboardRowOf(const std::string& ruleset,
                                                                  int mode,

@@ -2,6 +2,7 @@
 // tickets clients can open are budgeted, and two replicas never hold one queue at once.
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -15,6 +16,7 @@
 namespace kahve::matchmaking {
 namespace {
 
+using ::kahve::testing::MetricSum;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -194,6 +196,13 @@ TEST_F(MatchmakingQueuesTest, TwoReplicasNeverHoldOneQueueAtOnce) {
   cancel.set_ticket_id(three);
   v1::CancelTicketResponse cancelled;
   ASSERT_TRUE(a->stub().CancelTicket(context.get(), cancel, &cancelled).ok());
+  const std::map<std::string, std::string> cancelled_solo = {
+      {"ruleset", "liars_dice"}, {"mode", "solo"}, {"reason", "cancelled"}};
+  EXPECT_EQ(
+      MetricSum(a->metrics().registry(), "kahve_matchmaking_tickets_ended_total", cancelled_solo),
+      1)
+      << "the replica whose call cancelled it counts it";
+  EXPECT_EQ(MetricSum(b->metrics().registry(), "kahve_matchmaking_tickets_ended_total", {}), 0);
   b->matchmaker().RunOnce();
   EXPECT_EQ(b->matchmaker().held_queues().size(), 2u);
   EXPECT_EQ(Locks(), "2 locks, 1 sessions");
@@ -206,6 +215,34 @@ TEST_F(MatchmakingQueuesTest, TwoReplicasNeverHoldOneQueueAtOnce) {
   a->matchmaker().RunOnce();
   EXPECT_EQ(a->matchmaker().held_queues().size(), 2u);
   EXPECT_EQ(Locks(), "2 locks, 1 sessions");
+}
+
+// A ticket that expires is counted once, by the replica whose pass expired it: the one holding
+// its queue.
+TEST_F(MatchmakingQueuesTest, AnExpiredTicketIsCountedOnceByTheReplicaThatExpiredIt) {
+  MatchmakerSettings settings = Settings();
+  settings.ticket_ttl = absl::Seconds(1);
+  auto a = std::make_unique<MatchmakerServer>(url(), settings, RatingPort(),
+                                              /*start_passes=*/false);
+  auto b = std::make_unique<MatchmakerServer>(url(), settings, RatingPort(),
+                                              /*start_passes=*/false);
+  std::string ticket;
+  ASSERT_TRUE(EnqueueAt(*a, "ana", LiarsDice(4), &ticket).ok());
+  b->matchmaker().RunOnce();
+  ASSERT_EQ(b->matchmaker().held_queues().size(), 1u);
+  absl::SleepFor(absl::Milliseconds(1100));
+  for (int pass = 0; pass < 2; ++pass) {
+    a->matchmaker().RunOnce();
+    b->matchmaker().RunOnce();
+  }
+  EXPECT_EQ(TicketsIn(kExpired), 1);
+  const std::map<std::string, std::string> expired = {
+      {"ruleset", "liars_dice"}, {"mode", "solo"}, {"reason", "expired"}};
+  EXPECT_EQ(MetricSum(b->metrics().registry(), "kahve_matchmaking_tickets_ended_total", expired),
+            1);
+  EXPECT_EQ(MetricSum(a->metrics().registry(), "kahve_matchmaking_tickets_ended_total", {}), 0);
+  const absl::Status promtool = kahve::testing::PromtoolCheck(MetricsOf(*b));
+  EXPECT_TRUE(promtool.ok()) << promtool;
 }
 
 }  // namespace

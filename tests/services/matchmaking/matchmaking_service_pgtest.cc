@@ -1,6 +1,7 @@
 // Matchmaking end to end: real matchmaking, table and rating services over real gRPC and one real
 // PostgreSQL database.
 
+#include <map>
 #include <set>
 
 #include "absl/strings/match.h"
@@ -75,7 +76,8 @@ TEST_F(MatchmakingTest, FourPlayersShareOneTableAndTheResultReachesRatings) {
   ASSERT_TRUE(metrics.ok()) << metrics.status();
   EXPECT_THAT(*metrics,
               ::testing::HasSubstr("kahve_matches_formed_total{queue=\"liars_dice/solo/"));
-  EXPECT_THAT(*metrics, ::testing::HasSubstr("kahve_matchmaking_wait_seconds_count 4"));
+  EXPECT_THAT(*metrics, ::testing::HasSubstr("kahve_matchmaking_wait_seconds_count{mode=\"solo\","
+                                             "ruleset=\"liars_dice\"} 4"));
   EXPECT_THAT(*metrics, ::testing::HasSubstr("kahve_match_rating_spread_count 1"));
   EXPECT_THAT(*metrics, ::testing::HasSubstr("kahve_matchmaking_pass_seconds_count"));
   // The queue emptied, so its tickets gauges are gone: only held queues have series.
@@ -95,6 +97,11 @@ TEST_F(MatchmakingTest, WatchingShowsTheQueueThenTheCancellation) {
 
   ASSERT_TRUE(Cancel("ana", ticket).ok());
   EXPECT_TRUE(Cancel("ana", ticket).ok()) << "cancelling twice is fine";
+  const std::map<std::string, std::string> cancelled_here = {
+      {"ruleset", "liars_dice"}, {"mode", "solo"}, {"reason", "cancelled"}};
+  EXPECT_EQ(Metric("kahve_matchmaking_tickets_ended_total", cancelled_here), 1)
+      << "counted once, by the call that cancelled it";
+  EXPECT_EQ(Metric("kahve_matchmaking_tickets_ended_total", {{"reason", "expired"}}), 0);
   const Watched cancelled = WatchUntil("ana", ticket, v1::TicketUpdate::CANCELLED);
   ASSERT_FALSE(cancelled.updates.empty());
   EXPECT_EQ(cancelled.updates.back().state(), v1::TicketUpdate::CANCELLED);
@@ -108,6 +115,7 @@ TEST_F(MatchmakingTest, WatchingShowsTheQueueThenTheCancellation) {
   EXPECT_EQ(TicketsIn(kCancelled), 1);
   // A matched ticket can no longer be cancelled.
   EXPECT_EQ(Cancel("bora", other).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(Metric("kahve_matchmaking_tickets_ended_total", {}), 1);
 }
 
 TEST_F(MatchmakingTest, PartySitsTogether) {
@@ -198,6 +206,11 @@ TEST_P(TwoVersusTwoTest, APartyStaysTogetherAsPartners) {
   EXPECT_NE(third.seat() % 2, leader.seat() % 2);
   EXPECT_EQ(TicketsIn(kMatched), 3);
   EXPECT_EQ(TicketsIn(kWaiting), 1) << "the solo player is still waiting";
+  EXPECT_EQ(
+      AwaitMetric("kahve_matchmaking_wait_seconds", {{"ruleset", ruleset}, {"mode", "teams"}}, 3),
+      3)
+      << "one observation per matched ticket, the party's one of them";
+  EXPECT_EQ(Metric("kahve_matchmaking_wait_seconds", {{"mode", "solo"}}), 0);
 
   // The table plays 2v2, and its result is rated for the teams.
   std::vector<table::Player> players = {{"ana", leader.seat(), leader.seat_token()},

@@ -2,6 +2,7 @@
 // the minimum after the shrink wait, the ticket expires after its time to live; and a pass that
 // finds a ticket cancelled since it read the queue leaves that ticket's match out, and only it.
 
+#include <map>
 #include <set>
 #include <thread>
 
@@ -49,6 +50,11 @@ TEST_F(MatchmakingWaitsTest, BotsFillTheTableAfterTheTicketsLongestWait) {
     }
   }
   EXPECT_EQ(bots, 3);
+  const std::map<std::string, std::string> queue = {{"ruleset", "liars_dice"}, {"mode", "solo"}};
+  EXPECT_EQ(Metric("kahve_matchmaking_bot_seats_total", queue), 3);
+  EXPECT_EQ(Metric("kahve_matchmaking_bot_seats_total", {{"mode", "teams"}}), 0);
+  EXPECT_EQ(AwaitMetric("kahve_matchmaking_wait_seconds", queue, 1), 1)
+      << "one matched ticket, observed under its queue's ruleset and mode";
 }
 
 TEST_F(MatchmakingWaitsTest, NoBotsWhereTheQueueDoesNotAllowThem) {
@@ -92,6 +98,12 @@ TEST_F(MatchmakingWaitsTest, AWaitingTicketExpiresAndItsPlayerMayQueueAgain) {
   EXPECT_EQ(watched.updates.back().state(), v1::TicketUpdate::EXPIRED);
   EXPECT_TRUE(watched.status.ok()) << watched.status.error_message();
   EXPECT_EQ(TicketsIn(kExpired), 1);
+  const std::map<std::string, std::string> expired = {
+      {"ruleset", "liars_dice"}, {"mode", "solo"}, {"reason", "expired"}};
+  EXPECT_EQ(AwaitMetric("kahve_matchmaking_tickets_ended_total", expired, 1), 1);
+  EXPECT_EQ(Metric("kahve_matchmaking_tickets_ended_total", {{"reason", "cancelled"}}), 0);
+  EXPECT_EQ(Metric("kahve_matchmaking_wait_seconds", {}), 0)
+      << "an expired ticket waited for nothing";
   std::string again;
   EXPECT_TRUE(Enqueue("ana", LiarsDice(4), &again).ok());
   EXPECT_NE(again, ticket);

@@ -34,7 +34,7 @@ MatchmakerServer::MatchmakerServer(const std::string& url, const MatchmakerSetti
   workers_ = std::make_unique<common::WorkerPool>(2);
   service_ = std::make_unique<MatchmakingService>(
       MatchmakingServiceSettings{.ticket_ttl = settings.ticket_ttl}, store_.get(), writer_.get(),
-      watchers_.get(), authenticator_.get(), workers_.get(), queues_.get());
+      watchers_.get(), authenticator_.get(), workers_.get(), mm_metrics_.get(), queues_.get());
   common::ServerSettings server_settings;
   server_settings.host = "127.0.0.1";
   server_settings.metrics_host = "127.0.0.1";
@@ -245,6 +245,23 @@ v1::Assignment MatchmakingTest::AwaitAssignment(const std::string& player,
 
 int64_t MatchmakingTest::TicketsIn(const std::string& state) {
   return Count(absl::StrCat("SELECT count(*) FROM mm_tickets WHERE state = '", state, "'"));
+}
+
+double MatchmakingTest::Metric(const std::string& family,
+                               const std::map<std::string, std::string>& labels) {
+  return kahve::testing::MetricSum(mm_->metrics().registry(), family, labels);
+}
+
+double MatchmakingTest::AwaitMetric(const std::string& family,
+                                    const std::map<std::string, std::string>& labels, double value,
+                                    absl::Duration timeout) {
+  const absl::Time deadline = absl::Now() + timeout;
+  double now = Metric(family, labels);
+  while (now != value && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(20));
+    now = Metric(family, labels);
+  }
+  return now;
 }
 
 }  // namespace kahve::matchmaking

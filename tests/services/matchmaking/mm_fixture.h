@@ -121,6 +121,12 @@ class MatchmakingTest : public table::TableServiceTest {
   v1::Assignment AwaitAssignment(const std::string& player, const std::string& ticket_id);
   // Tickets in `state` (mm_tickets).
   int64_t TicketsIn(const std::string& state);
+  // kahve::testing::MetricSum over mm()'s registry.
+  double Metric(const std::string& family, const std::map<std::string, std::string>& labels);
+  // Metric once it is `value`, or what it is after `timeout`: a pass counts some things just
+  // after the change they count became visible to watchers.
+  double AwaitMetric(const std::string& family, const std::map<std::string, std::string>& labels,
+                     double value, absl::Duration timeout = absl::Seconds(10));
 
   std::unique_ptr<MatchmakerServer> mm_;
 

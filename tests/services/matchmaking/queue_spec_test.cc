@@ -36,6 +36,19 @@ TEST(MatchmakingQueueSpecTest, EqualSettingsShareOneKey) {
   EXPECT_EQ(KeyOf(three), "liars_dice/solo/players=3,dice_per_player=5");
 }
 
+// The metric labels ruleset and mode come back from a key as QueueSpecFor made them.
+TEST(MatchmakingQueueSpecTest, AKeyGivesItsRulesetAndModeBack) {
+  v1::GameSettings okey51;
+  okey51.mutable_okey51();
+  for (const bool teams : {false, true}) {
+    const std::string key = KeyOf(okey51, teams);
+    EXPECT_EQ(RulesetOfKey(key), "okey51") << key;
+    EXPECT_EQ(std::string(ModeOfKey(key)), teams ? "teams" : "solo") << key;
+  }
+  EXPECT_EQ(RulesetOfKey("liars_dice players=4"), "liars_dice") << "a key of the old form";
+  EXPECT_EQ(std::string(ModeOfKey("liars_dice players=4")), "solo");
+}
+
 TEST(MatchmakingQueueSpecTest, EveryRulesetsKeyListsItsQueueableSettingsInOrder) {
   v1::GameSettings okey;
   okey.mutable_okey()->set_max_deals(7);

@@ -5,7 +5,7 @@ namespace kahve::rating {
 using google::protobuf::util::TimeUtil;
 
 RatingServer::RatingServer(const std::string& url, int provisional_games,
-                           absl::Duration drain_period)
+                           absl::Duration drain_period, absl::Duration leaderboard_count_interval)
     : authenticator_(testing::TestAuthenticator()) {
   common::PgPoolSettings pool_settings;
   pool_settings.url = url;
@@ -19,7 +19,9 @@ RatingServer::RatingServer(const std::string& url, int provisional_games,
   workers_ = std::make_unique<common::WorkerPool>(4);
   rating_metrics_ = std::make_unique<RatingMetrics>(metrics_.registry());
   service_ = std::make_unique<RatingService>(
-      RatingServiceSettings{.provisional_games = provisional_games, .page_token_key = "test-key"},
+      RatingServiceSettings{.provisional_games = provisional_games,
+                            .page_token_key = "test-key",
+                            .leaderboard_count_interval = leaderboard_count_interval},
       pool_.get(), store_.get(), authenticator_.get(), workers_.get(), rating_metrics_.get());
   common::ServerSettings settings;
   settings.host = "127.0.0.1";

@@ -24,14 +24,19 @@ namespace kahve::rating {
 
 class RatingServer {
  public:
-  // Serves the database at `url`; provisional after fewer than `provisional_games`.
+  // Serves the database at `url`; provisional after fewer than `provisional_games`. Leaderboard
+  // players are counted every `leaderboard_count_interval`; with zero only when a test calls
+  // service().CountLeaderboardPlayers().
   RatingServer(const std::string& url, int provisional_games,
-               absl::Duration drain_period = absl::ZeroDuration());
+               absl::Duration drain_period = absl::ZeroDuration(),
+               absl::Duration leaderboard_count_interval = absl::ZeroDuration());
   ~RatingServer();
 
   int port() const { return server_->port(); }
   int metrics_port() const { return metrics_.port(); }
   common::GrpcServer& server() { return *server_; }
+  common::Metrics& metrics() { return metrics_; }
+  RatingService& service() { return *service_; }
   v1::RatingService::Stub& stub() { return *stub_; }
 
  private:

@@ -1,6 +1,7 @@
 // What every kahve service shares, checked on kahve-rating: health, reflection, /metrics (linted by
 // promtool), a database outage (Unavailable, then recovery), and graceful shutdown.
 
+#include <map>
 #include <thread>
 
 #include "absl/flags/declare.h"
@@ -36,6 +37,8 @@ TEST_F(RatingServiceTest, MetricsAreExposedAndPassPromtool) {
   v1::RecordMatchResponse response;
   ASSERT_TRUE(
       Record(SoloMatch("m1", {"ana", "ben", "cem", "deniz"}, {1, 2, 3, 4}), &response).ok());
+  ASSERT_TRUE(Record(SoloMatch("m2", {"ana", "ben"}, {2, 1}), &response).ok());
+  ASSERT_TRUE(rating_->service().CountLeaderboardPlayers().ok());
   v1::GetMatchRequest missing;
   missing.set_match_id("nope");
   v1::MatchRecord record;
@@ -44,11 +47,16 @@ TEST_F(RatingServiceTest, MetricsAreExposedAndPassPromtool) {
 
   const auto text = testing::HttpGet(rating_->metrics_port(), "/metrics");
   ASSERT_TRUE(text.ok()) << text.status();
-  EXPECT_THAT(*text, HasSubstr("kahve_rating_updates_total{ruleset=\"liars_dice\"} 4"));
-  EXPECT_THAT(*text, HasSubstr("kahve_record_match_seconds_count 1"));
+  EXPECT_THAT(*text, HasSubstr("kahve_rating_updates_total{ruleset=\"liars_dice\"} 6"));
+  EXPECT_THAT(*text, HasSubstr("kahve_record_match_seconds_count 2"));
+  EXPECT_THAT(*text, HasSubstr("kahve_rating_mu_change_count{ruleset=\"liars_dice\"} 6"));
+  EXPECT_THAT(*text,
+              HasSubstr("kahve_rating_sigma_change_bucket{ruleset=\"liars_dice\",le=\"0\"} 6"));
+  EXPECT_THAT(*text,
+              HasSubstr("kahve_leaderboard_players{mode=\"solo\",ruleset=\"liars_dice\"} 2"));
   EXPECT_THAT(*text,
               HasSubstr("grpc_server_handled_total{grpc_code=\"OK\",grpc_method=\"RecordMatch\","
-                        "grpc_service=\"kahve.v1.RatingService\"} 1"));
+                        "grpc_service=\"kahve.v1.RatingService\"} 2"));
   EXPECT_THAT(*text, HasSubstr("grpc_code=\"NotFound\",grpc_method=\"GetMatch\""));
   EXPECT_THAT(*text, HasSubstr("grpc_server_handling_seconds_bucket{grpc_method=\"RecordMatch\""));
   EXPECT_THAT(*text, HasSubstr("kahve_pg_pool_connections{"));
@@ -95,6 +103,30 @@ TEST_F(RatingServiceTest, CallsToTheRatingServiceSpreadOverEveryAddress) {
   // whichever connected first.
   EXPECT_GE(first, kCalls / 4);
   EXPECT_GE(second_calls, kCalls / 4);
+}
+
+// Every replica counts the leaderboards in the database, so one that recorded nothing reports
+// what the others stored, from its first count on.
+TEST_F(RatingServiceTest, EveryReplicaCountsTheLeaderboardsInTheDatabase) {
+  v1::RecordMatchResponse response;
+  ASSERT_TRUE(Record(SoloMatch("m1", {"ana", "ben", "cem"}, {1, 2, 3}, 1000), &response).ok());
+  ASSERT_TRUE(Record(SoloMatch("m2", {"ana", "ben", "cem"}, {3, 2, 1}, 2000), &response).ok());
+  RatingServer other(url(), kProvisionalGames, /*drain_period=*/absl::ZeroDuration(),
+                     /*leaderboard_count_interval=*/absl::Milliseconds(20));
+  const std::map<std::string, std::string> solo = {{"ruleset", "liars_dice"}, {"mode", "solo"}};
+  double players = 0;
+  for (const absl::Time deadline = absl::Now() + absl::Seconds(10);
+       players != 3 && absl::Now() < deadline; absl::SleepFor(absl::Milliseconds(10))) {
+    players = testing::MetricSum(other.metrics().registry(), "kahve_leaderboard_players", solo);
+  }
+  EXPECT_EQ(players, 3);
+  ASSERT_TRUE(Record(SoloMatch("m3", {"dora", "ana"}, {1, 2}, 3000), &response).ok());
+  ASSERT_TRUE(Record(SoloMatch("m4", {"dora", "ben"}, {1, 2}, 4000), &response).ok());
+  for (const absl::Time deadline = absl::Now() + absl::Seconds(10);
+       players != 4 && absl::Now() < deadline; absl::SleepFor(absl::Milliseconds(10))) {
+    players = testing::MetricSum(other.metrics().registry(), "kahve_leaderboard_players", solo);
+  }
+  EXPECT_EQ(players, 4) << "counted again every interval";
 }
 
 TEST(RatingOutageTest, DatabaseOutageGivesUnavailableThenRecovers) {

@@ -2,6 +2,7 @@
 // idempotency, bot and abandoned seats, teams, and every refusal (which must change nothing).
 
 #include <algorithm>
+#include <map>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -27,6 +28,21 @@ v1::GetRatingsResponse Ratings(v1::RatingService::Stub& stub,
   auto context = testing::ContextFor("viewer");
   EXPECT_TRUE(stub.GetRatings(context.get(), request, &response).ok());
   return response;
+}
+
+// The sum of the observations of the histogram series of `family` with label ruleset=`ruleset`.
+double ObservedSum(prometheus::Registry& registry, const std::string& family,
+                   const std::string& ruleset) {
+  double sum = 0;
+  for (const prometheus::MetricFamily& collected : registry.Collect()) {
+    if (collected.name != family) continue;
+    for (const prometheus::ClientMetric& metric : collected.metric) {
+      for (const prometheus::ClientMetric::Label& label : metric.label) {
+        if (label.name == "ruleset" && label.value == ruleset) sum += metric.histogram.sample_sum;
+      }
+    }
+  }
+  return sum;
 }
 
 grpc::StatusCode GetMatchCode(v1::RatingService::Stub& stub, const std::string& id,
@@ -192,6 +208,78 @@ TEST_F(RatingServiceTest, MatchWithABotSeatIsStoredNotRated) {
   ASSERT_TRUE(stub().ListMatches(context.get(), list, &matches).ok());
   ASSERT_EQ(matches.matches_size(), 1);
   EXPECT_FALSE(matches.matches(0).rated());
+}
+
+// Every rating change of a newly stored match is one observation of mu and of sigma change under
+// its ruleset; repeats and unrated matches add none.
+TEST_F(RatingServiceTest, RecordedMatchesObserveTheirRatingChanges) {
+  prometheus::Registry& registry = rating_->metrics().registry();
+  v1::RecordMatchResponse first;
+  ASSERT_TRUE(Record(SoloMatch("m1", kPlayers, {1, 2, 3, 4}), &first).ok());
+  ASSERT_EQ(first.changes_size(), 4);
+  double mu_moved = 0;
+  double sigma_moved = 0;
+  for (const v1::RatingChange& change : first.changes()) {
+    mu_moved += change.after().mu() - change.before().mu();
+    sigma_moved += change.after().sigma() - change.before().sigma();
+  }
+  const std::map<std::string, std::string> liars_dice = {{"ruleset", "liars_dice"}};
+  EXPECT_EQ(testing::MetricSum(registry, "kahve_rating_mu_change", liars_dice), 4);
+  EXPECT_EQ(testing::MetricSum(registry, "kahve_rating_sigma_change", liars_dice), 4);
+  EXPECT_NEAR(ObservedSum(registry, "kahve_rating_mu_change", "liars_dice"), mu_moved, 1e-9);
+  EXPECT_NEAR(ObservedSum(registry, "kahve_rating_sigma_change", "liars_dice"), sigma_moved, 1e-9);
+  EXPECT_LT(sigma_moved, 0) << "a first match teaches the model something about everyone";
+
+  v1::RecordMatchResponse repeat;
+  ASSERT_TRUE(Record(SoloMatch("m1", kPlayers, {1, 2, 3, 4}), &repeat).ok());
+  v1::RecordMatchRequest with_bot = SoloMatch("m2", kPlayers, {1, 2, 3, 4});
+  with_bot.mutable_participants(3)->clear_player_id();
+  with_bot.mutable_participants(3)->set_bot(true);
+  v1::RecordMatchResponse unrated;
+  ASSERT_TRUE(Record(with_bot, &unrated).ok());
+  EXPECT_EQ(testing::MetricSum(registry, "kahve_rating_mu_change", liars_dice), 4)
+      << "a repeat and an unrated match change no rating";
+
+  v1::RecordMatchResponse teams;
+  ASSERT_TRUE(Record(TeamMatch("m3", kPlayers, /*first_team_won=*/true), &teams).ok());
+  EXPECT_EQ(testing::MetricSum(registry, "kahve_rating_mu_change", liars_dice), 8);
+  EXPECT_EQ(testing::MetricSum(registry, "kahve_rating_sigma_change", liars_dice), 8);
+  EXPECT_EQ(testing::MetricSum(registry, "kahve_rating_mu_change", {{"ruleset", "okey"}}), 0);
+}
+
+// The gauge counts the players GetLeaderboard lists: provisional players are not on it yet.
+TEST_F(RatingServiceTest, LeaderboardPlayersCountWhoIsOnEachLeaderboard) {
+  prometheus::Registry& registry = rating_->metrics().registry();
+  const std::map<std::string, std::string> solo = {{"ruleset", "liars_dice"}, {"mode", "solo"}};
+  const std::map<std::string, std::string> teams = {{"ruleset", "liars_dice"}, {"mode", "teams"}};
+  v1::RecordMatchResponse response;
+  ASSERT_TRUE(Record(SoloMatch("m1", kPlayers, {1, 2, 3, 4}, 1000), &response).ok());
+  ASSERT_TRUE(rating_->service().CountLeaderboardPlayers().ok());
+  EXPECT_EQ(testing::MetricSum(registry, "kahve_leaderboard_players", solo), 0)
+      << "one game: everyone is still provisional";
+
+  ASSERT_TRUE(Record(SoloMatch("m2", kPlayers, {4, 3, 2, 1}, 2000), &response).ok());
+  ASSERT_TRUE(Record(SoloMatch("m3", {"ana", "ben"}, {1, 2}, 3000), &response).ok());
+  for (int i = 0; i < kProvisionalGames; ++i) {
+    ASSERT_TRUE(Record(TeamMatch(absl::StrCat("t", i), {"eda", "fuat", "gul", "hakan"},
+                                 /*first_team_won=*/i % 2 == 0, 4000 + i),
+                       &response)
+                    .ok());
+  }
+  EXPECT_EQ(testing::MetricSum(registry, "kahve_leaderboard_players", solo), 0)
+      << "set only by a count";
+  ASSERT_TRUE(rating_->service().CountLeaderboardPlayers().ok());
+  EXPECT_EQ(testing::MetricSum(registry, "kahve_leaderboard_players", solo), 4);
+  EXPECT_EQ(testing::MetricSum(registry, "kahve_leaderboard_players", teams), 4);
+  EXPECT_EQ(testing::MetricSum(registry, "kahve_leaderboard_players", {{"ruleset", "okey"}}), 0);
+
+  v1::GetLeaderboardRequest request;
+  request.set_ruleset("liars_dice");
+  request.set_mode(v1::SOLO);
+  v1::GetLeaderboardResponse leaderboard;
+  auto context = testing::ContextFor("viewer");
+  ASSERT_TRUE(stub().GetLeaderboard(context.get(), request, &leaderboard).ok());
+  EXPECT_EQ(leaderboard.entries_size(), 4) << "the gauge says what GetLeaderboard lists";
 }
 
 // The abandoner is rated as if it had finished last, whatever rank the request gave it.
