@@ -7,6 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "engine/core/game.h"
+#include "engine/core/ruleset_text.h"
 #include "engine/core/simulation.h"
 
 namespace kahve::engine {
@@ -26,6 +27,9 @@ struct Ruleset {
   // Writes each default into the optional settings fields left unset (the ruleset's oneof of
   // `settings` must be the one set), so settings that mean the same game compare equal.
   void (*fill_defaults)(v1::GameSettings& settings);
+  // Its messages in words, for transcripts (engine/core/transcript.h): the ruleset's knowledge
+  // of how to say a move, an event or a view stays in its folder.
+  const RulesetText* text;
 };
 
 // Every ruleset, in one explicit list (engine/registry.cc).

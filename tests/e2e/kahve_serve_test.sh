@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `kahve serve --all`: refuses what it cannot do with a precise message; runs the three services in
 # one process, wired to each other (`kahve demo` plays a game through them, its result reaching
-# the history); and on SIGTERM stops them all and exits 0. Also `kahve demo`'s refusals.
+# the history, `kahve replay` prints its games); and on SIGTERM stops them all and exits 0. Also
+# `kahve demo`'s refusals.
 # Usage: kahve_serve_test.sh KAHVE_CLI ADMIN_URL_FILE
 set -euo pipefail
 cli="$1"
@@ -53,6 +54,22 @@ mm_port="$(port_of kahve-matchmaking)"
   >"$work/demo" 2>&1 || { cat "$work/demo"; fail "kahve demo against kahve serve --all"; }
 grep -q '^== demo done: ' "$work/demo" || fail "demo output: $(tail -n 3 "$work/demo")"
 
+# `kahve replay` fetches each finished demo game from the table service (GetReplay, with a token
+# it signs) and prints seat 0's transcript down to the result.
+table_port="$(port_of kahve-table)"
+sed -n 's/^== \([a-z0-9_]*\): table \([^ ]*\) at .*/\1 \2/p' "$work/demo" >"$work/tables"
+[ -s "$work/tables" ] || fail "no table ids in the demo's output"
+while read -r ruleset table; do
+  "$cli" replay "$table" --target "127.0.0.1:$table_port" --seat 0 >"$work/replay" 2>&1 ||
+    fail "kahve replay $table: $(cat "$work/replay")"
+  for line in "ruleset $ruleset: " "seen by seat 0 " "move 1, seat " "result: "; do
+    grep -q "^$line" "$work/replay" || fail "kahve replay $table: no \"$line\": $(head "$work/replay")"
+  done
+done <"$work/tables"
+status=0
+"$cli" replay t-no-such-table --target "127.0.0.1:$table_port" >"$work/replay" 2>&1 || status=$?
+[ "$status" -eq 1 ] || fail "kahve replay of no table exited $status, not 1"
+
 kill -TERM "$pid"
 status=0
 for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
@@ -60,4 +77,4 @@ kill -0 "$pid" 2>/dev/null && fail "kahve serve still running 30 s after SIGTERM
 wait "$pid" || status=$?
 [ "$status" -eq 0 ] || fail "kahve serve exited $status after SIGTERM"
 [ "$(grep -c '"msg":"server stopped"' "$work/log")" -eq 3 ] || fail "not every server stopped: $(grep -c '"msg":"server stopped"' "$work/log")"
-echo "ok: kahve serve --all refused bad input, served a demo game end to end and stopped cleanly"
+echo "ok: kahve serve --all refused bad input, served a demo game end to end (replayed by kahve replay) and stopped cleanly"

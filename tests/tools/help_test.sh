@@ -51,7 +51,7 @@ expect "$text" kahve-rating "kahve-rating: " "--port=-1  (KAHVE_PORT)" "(KAHVE_D
 refuse "$text" kahve-rating "--max_practice_tables" "--max_active_queues" "No flags matched"
 
 text=$(help "$kahve" --help)
-for command in sim scenario migrate token health rate load demo serve verify; do
+for command in sim scenario migrate token health rate load demo serve verify replay; do
   expect "$text" "kahve --help" "  $command "
 done
 text=$(help "$kahve" sim --help)
@@ -62,6 +62,10 @@ expect "$text" "kahve token --help" "--player=" "(KAHVE_JWT_HS256_SECRET)"
 refuse "$text" "kahve token --help" "--games="
 text=$(help "$kahve" serve --help)
 expect "$text" "kahve serve --help" "(KAHVE_ALL)" "(KAHVE_MAX_PRACTICE_TABLES)" "(KAHVE_MAX_ACTIVE_QUEUES)"
+text=$(help "$kahve" replay --help)
+expect "$text" "kahve replay --help" "kahve replay TABLE_ID --target" "--file=  (KAHVE_FILE)" \
+  "--seat=-1  (KAHVE_SEAT)" "(KAHVE_FULL_STATE)" "(KAHVE_TARGET)" "(KAHVE_JWT_HS256_SECRET)"
+refuse "$text" "kahve replay --help" "--games=" "--port="
 status=0
 "$kahve" nonsense --help >/dev/null 2>&1 || status=$?
 [ "$status" -eq 2 ] || fail "kahve nonsense --help: exit $status, not 2"
@@ -69,7 +73,7 @@ status=0
 # Every flag defined in tools/kahve/ is listed by some command's --help (absl's --helpfull names
 # the file each flag comes from).
 listed=""
-for command in sim scenario migrate token health rate load demo verify; do
+for command in sim scenario migrate token health rate load demo verify replay; do
   listed+=$("$kahve" "$command" --help)$'\n'
 done
 ours=$("$kahve" --helpfull 2>&1 | awk '

@@ -42,6 +42,10 @@ int ServeCommand(const std::vector<std::string>& args);
 // and saved Connect streams against them; 0 when all agree, 1 at the first mismatch, 2 for
 // unusable input (docs/fairness.md).
 int VerifyCommand(const std::vector<std::string>& args);
+// kahve replay TABLE_ID --target H:P | --file REPLAY.json [--seat N] [--full_state]: prints a
+// finished game's transcript as one seat or a spectator saw it; 0 when printed, 1 when the fetch
+// failed, 2 for unusable input (docs/replay.md).
+int ReplayCommand(const std::vector<std::string>& args);
 #endif
 
 }  // namespace kahve::tools

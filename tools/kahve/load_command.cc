@@ -25,7 +25,7 @@
 #include "tools/kahve/load_stats.h"
 
 ABSL_FLAG(std::string, target, "127.0.0.1:50053",
-          "load, health: the service to drive or check (host:port).");
+          "load, health, replay: the service to drive, check or ask (host:port).");
 ABSL_FLAG(int32_t, seconds, 10, "load: seconds each phase runs.");
 ABSL_FLAG(int32_t, concurrency, 32, "load: requests (or transactions) in flight.");
 ABSL_FLAG(int32_t, player_pool, 10000, "load rating: distinct players matches draw from.");

@@ -99,6 +99,14 @@ const std::vector<Command>& Commands() {
        "      moves; checks saved Connect streams against it (docs/fairness.md)\n",
        &kahve::tools::VerifyCommand,
        {}},
+      {"replay",
+       "  replay TABLE_ID --target H:P [--role admin] | replay --file REPLAY.json\n"
+       "         [--seat N] [--full_state]\n"
+       "      a finished game's transcript, move by move, as seat N (or a spectator) saw it:\n"
+       "      moves, who chose them, events, hands and table, result (docs/replay.md)\n",
+       &kahve::tools::ReplayCommand,
+       {"target", "file", "seat", "full_state", "role", "jwt_hs256_secret", "jwt_issuer",
+        "jwt_audience"}},
 #endif
   };
   return kCommands;

@@ -11,7 +11,9 @@
 #include "tools/kahve/commands.h"
 
 ABSL_FLAG(std::string, player, "", "token: the player id, written as `sub` (required)");
-ABSL_FLAG(std::string, role, "player", "token: the role claim, one of player, service, admin");
+ABSL_FLAG(std::string, role, "player",
+          "token, replay: the role claim, one of player, service, admin (replay: admin may read "
+          "a game still running)");
 ABSL_FLAG(absl::Duration, ttl, absl::Hours(24),
           "token: how long the token stays valid (\"inf\": no exp claim)");
 
