@@ -39,18 +39,20 @@ std::vector<absl::Duration> Placer::PlaceNew(const std::vector<PendingMatch>& ma
     Placement placement;
     grpc::Status status;
   };
-  // Shared with the callbacks, so that none can outlive its mutex or context: the last holder,
-  // this function or a callback finishing its unlock, frees it.
+  // The counters are shared with the callbacks, so that none can outlive the mutex it unlocks
+  // last: the last holder, this function or a callback finishing its unlock, frees them.
   struct Batch {
-    explicit Batch(size_t size) : calls(size) {}
     absl::Mutex mu;
     int in_flight ABSL_GUARDED_BY(mu) = 0;
     size_t finished ABSL_GUARDED_BY(mu) = 0;
-    std::vector<Call> calls;
   };
-  const auto batch = std::make_shared<Batch>(matches.size());
+  const auto batch = std::make_shared<Batch>();
   absl::Mutex& mu = batch->mu;
-  std::vector<Call>& calls = batch->calls;
+  // The calls are not: this frame outlives them (it waits until every callback is done with its
+  // call) and destroys their contexts itself. A context holds a reference to its channel, and
+  // the last reference dropped in a callback, were the placer's stubs gone meanwhile, would tear
+  // the channel down under gRPC's own callback thread.
+  std::vector<Call> calls(matches.size());
   for (size_t i = 0; i < matches.size(); ++i) {
     const auto host = std::find_if(hosts.begin(), hosts.end(), [&](const TableHostRow& h) {
       return h.host_id == matches[i].host_id;
@@ -78,6 +80,7 @@ std::vector<absl::Duration> Placer::PlaceNew(const std::vector<PendingMatch>& ma
         .async()
         ->CreateTable(&call.context, &matches[i].request, &call.placement.table,
                       [batch, &call](grpc::Status status) {
+                        // The last use of `call`: once finished is counted, this frame may go on.
                         call.status = std::move(status);
                         absl::MutexLock lock(&batch->mu);
                         --batch->in_flight;

@@ -6,6 +6,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -42,7 +43,8 @@ bool Retryable(grpc::StatusCode code) {
          code == grpc::StatusCode::RESOURCE_EXHAUSTED;
 }
 
-// One call's buffers, alive until its completion callback.
+// One call's buffers, alive until its completion callback, which deletes them before it hands the
+// answer on (see TableDriver::Requeue).
 template <typename Request, typename Response>
 struct Call {
   explicit Call(const std::string& bearer) {
@@ -62,7 +64,12 @@ class TableDriver {
 
  private:
   void NewGame(Slot& slot);
+  // Starts the calls of ready slots while there is room.
   void Launch() ABSL_LOCKS_EXCLUDED(mu_);
+  // Takes the slots Launch starts and counts them in flight.
+  std::vector<Slot*> TakeStarts() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Starts the calls of slots counted in flight.
+  void StartCalls(const std::vector<Slot*>& starting);
   void Create(Slot* slot);
   void Sync(Slot* slot);
   void Play(Slot* slot);
@@ -72,7 +79,10 @@ class TableDriver {
                 double ms);
   void Failed(Slot* slot, const grpc::Status& status);
   void GameDone(Slot* slot);
-  // The slot's call is over: it lines up again after `delay`, or (kRetire) makes no more.
+  // The slot's call is over: it lines up again after `delay`, or (kRetire) makes no more. The
+  // last thing a completion does with the driver: once no call is in flight, Run may return and
+  // the driver (its stubs and channels, its mutex) go, so a completion touches nothing after it
+  // unless it has started calls, which keep the driver.
   void Requeue(Slot* slot, absl::Duration delay) ABSL_LOCKS_EXCLUDED(mu_);
   void Place(Slot* slot) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Bump(int64_t TableDriverReport::*counter) ABSL_LOCKS_EXCLUDED(mu_) {
@@ -118,7 +128,7 @@ TableDriver::TableDriver(const TableDriverSettings& settings)
   args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
   for (int i = 0; i < kChannels; ++i) {
     stubs_.push_back(v1::TableService::NewStub(
-        grpc::CreateCustomChannel(settings_.target, grpc::InsecureChannelCredentials(), args)));
+        OpenLoadChannel(settings_.channel_factory, settings_.target, args)));
   }
   slots_.resize(settings_.tables);
   for (int i = 0; i < settings_.tables; ++i) {
@@ -206,12 +216,22 @@ void TableDriver::Launch() {
   std::vector<Slot*> starting;
   {
     absl::MutexLock lock(&mu_);
-    while (!stopping_ && in_flight_ < settings_.concurrency && !ready_.empty()) {
-      starting.push_back(ready_.front());
-      ready_.pop_front();
-      ++in_flight_;
-    }
+    starting = TakeStarts();
   }
+  StartCalls(starting);
+}
+
+std::vector<Slot*> TableDriver::TakeStarts() {
+  std::vector<Slot*> starting;
+  while (!stopping_ && in_flight_ < settings_.concurrency && !ready_.empty()) {
+    starting.push_back(ready_.front());
+    ready_.pop_front();
+    ++in_flight_;
+  }
+  return starting;
+}
+
+void TableDriver::StartCalls(const std::vector<Slot*>& starting) {
   for (Slot* slot : starting) {
     if (slot->step == Slot::Step::kCreate) {
       Create(slot);
@@ -224,6 +244,7 @@ void TableDriver::Launch() {
 }
 
 void TableDriver::Requeue(Slot* slot, absl::Duration delay) {
+  std::vector<Slot*> starting;
   {
     absl::MutexLock lock(&mu_);
     --in_flight_;
@@ -234,8 +255,11 @@ void TableDriver::Requeue(Slot* slot, absl::Duration delay) {
     } else {
       Place(slot);
     }
+    // Taken (and counted in flight) under the same lock as the decrement: when nothing is taken,
+    // the driver may be gone as soon as the lock is released.
+    starting = TakeStarts();
   }
-  Launch();
+  if (!starting.empty()) StartCalls(starting);
 }
 
 void TableDriver::Create(Slot* slot) {
@@ -248,11 +272,12 @@ void TableDriver::Create(Slot* slot) {
   for (int seat = 0; seat < slot->seats; ++seat) {
     request.add_seats()->set_player_id(absl::StrCat("load-", run_, "-", slot->index, "-", seat));
   }
-  StubFor(*slot).async()->CreateTable(&call->context, &call->request, &call->response,
-                                      [this, slot, call](grpc::Status status) {
-                                        OnCreated(slot, status, call->response);
-                                        delete call;
-                                      });
+  StubFor(*slot).async()->CreateTable(
+      &call->context, &call->request, &call->response, [this, slot, call](grpc::Status status) {
+        const v1::CreateTableResponse response = std::move(call->response);
+        delete call;
+        OnCreated(slot, status, response);
+      });
 }
 
 void TableDriver::OnCreated(Slot* slot, const grpc::Status& status,
@@ -277,8 +302,9 @@ void TableDriver::Sync(Slot* slot) {
   call->request.set_seat_token(slot->tokens[0]);
   StubFor(*slot).async()->GetView(&call->context, &call->request, &call->response,
                                   [this, slot, call](grpc::Status status) {
-                                    OnSynced(slot, status, call->response);
+                                    const v1::GetViewResponse response = std::move(call->response);
                                     delete call;
+                                    OnSynced(slot, status, response);
                                   });
 }
 
@@ -310,8 +336,9 @@ void TableDriver::Play(Slot* slot) {
       &call->context, &call->request, &call->response, [this, slot, call](grpc::Status status) {
         const double ms =
             std::chrono::duration<double, std::milli>(Clock::now() - call->began).count();
-        OnPlayed(slot, status, call->response, ms);
+        const v1::PlayResponse response = std::move(call->response);
         delete call;
+        OnPlayed(slot, status, response, ms);
       });
 }
 

@@ -5,12 +5,14 @@
 // on a kahve-table server, each played by bot clients over gRPC, with at most `concurrency` calls
 // in flight. Uses the gRPC callback API, so the number of tables costs no threads. Calls that meet
 // UNAVAILABLE or a deadline are retried as they were (the same request id), so the load survives
-// a server restart and never plays a move twice.
+// a server restart and never plays a move twice. Every call of the run has ended and been
+// destroyed when RunTableLoad returns.
 
 #include <cstdint>
 #include <string>
 
 #include "absl/time/time.h"
+#include "tools/kahve/load_channel.h"
 #include "tools/kahve/load_stats.h"
 
 namespace kahve::tools {
@@ -30,6 +32,7 @@ struct TableDriverSettings {
   bool idle = false;
   // When set, one `TABLE_ID SEQ` line per acknowledged move.
   std::string ack_log;
+  ChannelFactory channel_factory;
 };
 
 struct TableDriverReport {
