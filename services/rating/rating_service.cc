@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -236,23 +237,23 @@ RatingService::~RatingService() {
 absl::Status RatingService::CountLeaderboardPlayers() {
   auto sizes = store_->LeaderboardSizes(settings_.provisional_games);
   if (!sizes.ok()) return sizes.status();
-  absl::MutexLock lock(&count_mu_);
-  std::set<std::pair<std::string, std::string>> now;
-  for (const LeaderboardSize& size : *sizes) {
-    // Label values only from registered rulesets and the two modes, whatever the table holds.
-    if (!engine::FindRuleset(size.ruleset).ok()) continue;
-    if (size.mode != v1::SOLO && size.mode != v1::TEAMS) continue;
-    const std::string mode = ModeLabel(size.mode);
-    metrics_->leaderboard_players.Add({{"ruleset", size.ruleset}, {"mode", mode}})
-        .Set(static_cast<double>(size.players));
-    now.emplace(size.ruleset, mode);
-  }
-  for (const auto& [ruleset, mode] : counted_) {
-    if (!now.contains({ruleset, mode})) {
-      metrics_->leaderboard_players.Add({{"ruleset", ruleset}, {"mode", mode}}).Set(0);
+  // Every registered ruleset and both modes get a value, 0 for an empty leaderboard, so dashboards
+  // show an empty board rather than no data; rows of anything else in the table are not labels.
+  std::map<std::pair<std::string, std::string>, double> players;
+  for (const engine::Ruleset& ruleset : engine::Rulesets()) {
+    for (const v1::MatchMode mode : {v1::SOLO, v1::TEAMS}) {
+      players[{std::string(ruleset.id), ModeLabel(mode)}] = 0;
     }
   }
-  counted_.insert(now.begin(), now.end());
+  for (const LeaderboardSize& size : *sizes) {
+    if (size.mode != v1::SOLO && size.mode != v1::TEAMS) continue;
+    const auto found = players.find({size.ruleset, ModeLabel(size.mode)});
+    if (found != players.end()) found->second = static_cast<double>(size.players);
+  }
+  absl::MutexLock lock(&count_mu_);
+  for (const auto& [key, count] : players) {
+    metrics_->leaderboard_players.Add({{"ruleset", key.first}, {"mode", key.second}}).Set(count);
+  }
   return absl::OkStatus();
 }
 

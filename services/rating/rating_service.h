@@ -5,7 +5,6 @@
 // worker pool (database calls block), which validates, calls the store and finishes the call.
 
 #include <functional>
-#include <set>
 #include <string>
 #include <thread>
 #include <utility>
@@ -133,7 +132,6 @@ class RatingService final : public v1::RatingService::CallbackService {
   common::PageTokenSigner tokens_;
   // (ruleset, mode label) of every leaderboard gauge set so far.
   absl::Mutex count_mu_;
-  std::set<std::pair<std::string, std::string>> counted_ ABSL_GUARDED_BY(count_mu_);
   absl::Notification stop_counting_;
   std::thread counter_;
   // Last: its destructor records what is still queued, using the members above.

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/registry.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
@@ -257,6 +258,12 @@ TEST_F(RatingServiceTest, LeaderboardPlayersCountWhoIsOnEachLeaderboard) {
   ASSERT_TRUE(rating_->service().CountLeaderboardPlayers().ok());
   EXPECT_EQ(testing::MetricSum(registry, "kahve_leaderboard_players", solo), 0)
       << "one game: everyone is still provisional";
+  // An empty leaderboard reports 0 rather than nothing: a series per ruleset and mode.
+  size_t series = 0;
+  for (const prometheus::MetricFamily& family : registry.Collect()) {
+    if (family.name == "kahve_leaderboard_players") series = family.metric.size();
+  }
+  EXPECT_EQ(series, 2 * engine::Rulesets().size());
 
   ASSERT_TRUE(Record(SoloMatch("m2", kPlayers, {4, 3, 2, 1}, 2000), &response).ok());
   ASSERT_TRUE(Record(SoloMatch("m3", {"ana", "ben"}, {1, 2}, 3000), &response).ok());
