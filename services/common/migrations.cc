@@ -1,7 +1,6 @@
 #include "services/common/migrations.h"
 
 #include <algorithm>
-#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -15,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "pqxx/pqxx"
 #include "services/common/pg_pool.h"
+#include "services/common/pg_status.h"
 #include "services/common/sha256.h"
 
 namespace kahve::common {
@@ -137,13 +137,11 @@ absl::StatusOr<MigrateResult> MigrateLocked(pqxx::connection& connection,
       tx.exec(migration->sql);
       tx.exec_params0(kRecordSql, migration->version, migration->name, Sha256Hex(migration->sql));
       tx.commit();
-    } catch (const pqxx::broken_connection&) {
-      throw;
-    } catch (const std::exception& e) {
-      const std::string what = e.what();
-      return absl::InternalError(
-          absl::StrCat("migration ", migration->name,
-                       " failed and was rolled back: ", what.substr(0, what.find('\n'))));
+    } catch (...) {
+      const PgError error = CurrentPgError();
+      if (error.connection_lost) throw;  // Migrate reports it as Unavailable
+      return absl::InternalError(absl::StrCat(
+          "migration ", migration->name, " failed and was rolled back: ", error.status.message()));
     }
     result.applied.push_back(migration->version);
     result.version = migration->version;
@@ -209,13 +207,10 @@ absl::StatusOr<MigrateResult> Migrate(const std::string& url,
       tx.exec_params(kUnlockSql, kMigrationLockKey);
     }
     return result;
-  } catch (const pqxx::broken_connection& e) {
-    const std::string what = e.what();
-    return absl::UnavailableError(
-        absl::StrCat("database unavailable: ", what.substr(0, what.find('\n'))));
-  } catch (const std::exception& e) {
-    const std::string what = e.what();
-    return absl::InternalError(absl::StrCat("migrating failed: ", what.substr(0, what.find('\n'))));
+  } catch (...) {
+    const PgError error = CurrentPgError();
+    if (error.connection_lost) return error.status;
+    return absl::InternalError(absl::StrCat("migrating failed: ", error.status.message()));
   }
 }
 

@@ -10,17 +10,15 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/flags/flag.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/cord.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "prometheus/counter.h"
 #include "prometheus/gauge.h"
 #include "prometheus/histogram.h"
 #include "prometheus/registry.h"
-#include "services/common/status.h"
+#include "services/common/pg_status.h"
 
 ABSL_FLAG(std::string, database, "",
           "PostgreSQL connection URL, e.g. postgresql://kahve@db:5432/kahve (required by services "
@@ -32,88 +30,9 @@ namespace kahve::common {
 namespace {
 
 constexpr int kConnectTimeoutSeconds = 2;
-constexpr char kSqlStatePayload[] = "kahve/sqlstate";
 // How often an idle connection's socket is drained before it counts as healthy; a closed
 // connection shows up by the second read at the latest (its last message, then end of file).
 constexpr int kHealthCheckReads = 4;
-
-// The first line of a libpq or server message, without its "ERROR:  " style prefix.
-std::string FirstLine(absl::string_view text) {
-  text = text.substr(0, text.find('\n'));
-  for (absl::string_view prefix : {"ERROR:  ", "FATAL:  ", "PANIC:  "}) {
-    if (absl::StartsWith(text, prefix)) text.remove_prefix(prefix.size());
-  }
-  return std::string(text);
-}
-
-absl::Status WithSqlState(absl::Status status, absl::string_view sqlstate) {
-  if (!sqlstate.empty()) status.SetPayload(kSqlStatePayload, absl::Cord(sqlstate));
-  return FromDatabase(std::move(status));
-}
-
-absl::Status Unavailable(absl::string_view what, absl::string_view detail,
-                         absl::string_view sqlstate = "") {
-  std::string message(what);
-  if (!detail.empty()) absl::StrAppend(&message, ": ", FirstLine(detail));
-  return WithSqlState(absl::UnavailableError(message), sqlstate);
-}
-
-absl::Status Aborted(absl::string_view sqlstate, absl::string_view detail) {
-  return WithSqlState(absl::AbortedError(absl::StrCat("database transaction aborted (SQLSTATE ",
-                                                      sqlstate, "): ", FirstLine(detail))),
-                      sqlstate);
-}
-
-absl::Status Internal(absl::string_view sqlstate, absl::string_view detail) {
-  if (sqlstate.empty())
-    return FromDatabase(absl::InternalError(absl::StrCat("database error: ", FirstLine(detail))));
-  return WithSqlState(absl::InternalError(absl::StrCat("database error (SQLSTATE ", sqlstate,
-                                                       "): ", FirstLine(detail))),
-                      sqlstate);
-}
-
-bool IsConnectionLoss(absl::string_view sqlstate) {
-  // Class 08: connection exceptions; 57P01..57P03: admin_shutdown, crash_shutdown,
-  // cannot_connect_now (the server is going away or not back yet).
-  return absl::StartsWith(sqlstate, "08") || sqlstate == "57P01" || sqlstate == "57P02" ||
-         sqlstate == "57P03";
-}
-
-// Maps the exception in flight (called inside a catch block) to a status; sets `*lost` when the
-// connection it happened on is no longer usable.
-absl::Status StatusOfCurrentException(bool* lost) {
-  try {
-    throw;
-  } catch (const pqxx::broken_connection& e) {
-    *lost = true;
-    return Unavailable("database unavailable", e.what());
-  } catch (const pqxx::serialization_failure& e) {
-    return Aborted("40001", e.what());
-  } catch (const pqxx::deadlock_detected& e) {
-    return Aborted("40P01", e.what());
-  } catch (const pqxx::statement_completion_unknown& e) {
-    return Internal("40003", e.what());
-  } catch (const pqxx::transaction_rollback& e) {
-    return Internal("40000", e.what());
-  } catch (const pqxx::in_doubt_error& e) {
-    *lost = true;
-    return Unavailable("database connection lost during commit; the outcome is unknown", e.what());
-  } catch (const pqxx::sql_error& e) {
-    const std::string& sqlstate = e.sqlstate();
-    if (sqlstate == "40001" || sqlstate == "40P01") return Aborted(sqlstate, e.what());
-    if (IsConnectionLoss(sqlstate)) {
-      *lost = true;
-      return Unavailable("database unavailable", e.what(), sqlstate);
-    }
-    return Internal(sqlstate, e.what());
-  } catch (const pqxx::failure& e) {
-    return Internal("", e.what());
-  } catch (const std::exception& e) {
-    return Internal("", e.what());
-  } catch (...) {
-    return FromDatabase(absl::InternalError("database work threw a non-standard exception"));
-  }
-}
 
 // libpqxx 6 silently reconnects a broken connection when the next transaction begins. The pool
 // wants to see every break (to discard the connection, fail fast and count the reconnect), so
@@ -254,8 +173,7 @@ struct PgPool::Impl {
       }
       return connection;
     } catch (...) {
-      bool unused_lost = false;
-      return StatusOfCurrentException(&unused_lost);
+      return CurrentPgError().status;
     }
   }
 
@@ -339,12 +257,14 @@ absl::Status PgPool::Run(const std::function<absl::Status(pqxx::connection&)>& w
   try {
     status = work(*connection);
   } catch (...) {
-    status = StatusOfCurrentException(&lost);
+    PgError error = CurrentPgError();
+    status = std::move(error.status);
+    lost = error.connection_lost;
   }
   if (!connection->is_open()) {
     // Whatever failed, it failed because the connection went away.
     if (!status.ok() && !lost && status.code() == absl::StatusCode::kInternal) {
-      status = Unavailable("database connection lost", status.message());
+      status = ConnectionLost(status);
     }
     lost = true;
   }
@@ -353,13 +273,6 @@ absl::Status PgPool::Run(const std::function<absl::Status(pqxx::connection&)>& w
 }
 
 int PgPool::size() const { return impl_->size; }
-
-bool IsRetryable(const absl::Status& status) { return status.code() == absl::StatusCode::kAborted; }
-
-std::string SqlStateOf(const absl::Status& status) {
-  const absl::optional<absl::Cord> payload = status.GetPayload(kSqlStatePayload);
-  return payload.has_value() ? std::string(*payload) : std::string();
-}
 
 std::string WithConnectTimeout(const std::string& url, int seconds) {
   if (absl::StrContains(url, "connect_timeout")) return url;

@@ -3,11 +3,14 @@
 
 // A fixed-size pool of PostgreSQL connections (libpqxx 6.4) that survives a database restart:
 // broken connections are dropped and reopened on demand; while the database is away requests fail
-// fast with Unavailable; nothing crashes. libpqxx exceptions never leave this class.
+// fast with Unavailable; nothing crashes. libpqxx exceptions never leave this class: they are
+// mapped by CurrentPgError (pg_status.h), the one database edge.
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -15,6 +18,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "pqxx/pqxx"
+#include "services/common/pg_status.h"
 
 namespace prometheus {
 class Registry;
@@ -56,18 +60,28 @@ class PgPool {
   // Messages carry the database's own error text: fine for logs, not for untrusted clients.
   absl::Status Run(const std::function<absl::Status(pqxx::connection&)>& work);
 
+  // Run for work that produces a value: `work` returns absl::StatusOr<T>, and so does this, with
+  // the same failures as Run. The way to read from the database (no outer variable to fill).
+  template <typename Work,
+            typename T = typename std::invoke_result_t<Work&, pqxx::connection&>::value_type>
+  absl::StatusOr<T> RunReturning(Work&& work) {
+    std::optional<T> value;
+    const absl::Status status = Run([&](pqxx::connection& connection) -> absl::Status {
+      absl::StatusOr<T> result = work(connection);
+      if (!result.ok()) return result.status();
+      value.emplace(*std::move(result));
+      return absl::OkStatus();
+    });
+    if (!status.ok()) return status;
+    return *std::move(value);
+  }
+
   int size() const;
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
-
-// Whether a status from Run is worth retrying the whole unit of work for (Aborted).
-bool IsRetryable(const absl::Status& status);
-
-// The SQLSTATE ("42P01") a status from Run carries as a payload, or "" when it carries none.
-std::string SqlStateOf(const absl::Status& status);
 
 // `url` (a URL or a key=value connection string) with libpq's connect_timeout set to `seconds`,
 // unless it already sets one; so a database that is away fails fast instead of hanging.

@@ -25,24 +25,24 @@ using common::kNowUsSql;
 }  // namespace
 
 absl::StatusOr<std::map<std::string, int64_t>> MatchmakingStore::ActiveQueues() {
-  std::map<std::string, int64_t> queues;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
+  using Queues = std::map<std::string, int64_t>;
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Queues> {
+    std::map<std::string, int64_t> queues;
     pqxx::read_transaction tx(connection);
     for (const pqxx::row& row :
          tx.exec("SELECT queue_key, count(*) FROM mm_tickets"
                  "  WHERE state IN ('waiting', 'placing') GROUP BY queue_key")) {
       queues[row[0].as<std::string>()] = row[1].as<int64_t>();
     }
-    return absl::OkStatus();
+    return queues;
   });
-  if (!status.ok()) return status;
-  return queues;
 }
 
 absl::StatusOr<std::vector<QueuedTicket>> MatchmakingStore::WaitingTickets(
     const std::string& queue_key) {
-  std::vector<QueuedTicket> tickets;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+  using Tickets = std::vector<QueuedTicket>;
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Tickets> {
+    Tickets tickets;
     pqxx::read_transaction tx(connection);
     const pqxx::result rows = tx.exec_params(
         "SELECT t.ticket_id, t.enqueued_us, t.longest_wait_us, encode(t.settings, 'hex'),"
@@ -65,16 +65,13 @@ absl::StatusOr<std::vector<QueuedTicket>> MatchmakingStore::WaitingTickets(
       }
       tickets.back().players.push_back(row[5].as<std::string>());
     }
-    return absl::OkStatus();
+    return tickets;
   });
-  if (!status.ok()) return status;
-  return tickets;
 }
 
 absl::StatusOr<int> MatchmakingStore::ExpireTickets(const std::string& queue_key, absl::Time cutoff,
                                                     absl::Time now) {
-  int expired = 0;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<int> {
     pqxx::work tx(connection);
     const pqxx::row row = tx.exec_params1(
         "WITH gone AS (UPDATE mm_tickets SET state = 'expired', ended_us = $3"
@@ -84,25 +81,23 @@ absl::StatusOr<int> MatchmakingStore::ExpireTickets(const std::string& queue_key
         " SELECT count(*) FROM gone",
         queue_key, Micros(cutoff), Micros(now));
     tx.commit();
-    expired = row[0].as<int>();
-    return absl::OkStatus();
+    return row[0].as<int>();
   });
-  if (!status.ok()) return status;
-  return expired;
 }
 
 absl::StatusOr<std::vector<PendingMatch>> MatchmakingStore::RecordFormedMatches(
     std::vector<PendingMatch> matches) {
-  std::vector<PendingMatch> recorded;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
-    recorded.clear();
+  using Matches = std::vector<PendingMatch>;
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Matches> {
+    Matches recorded;
     std::vector<std::string> ticket_ids;
     for (const PendingMatch& match : matches) {
       ticket_ids.insert(ticket_ids.end(), match.ticket_ids.begin(), match.ticket_ids.end());
     }
     pqxx::work tx(connection);
     // The row locks order this against CancelTicket: a ticket cancelled since the pass read it
-    // is not waiting here, and its match is left out (its other tickets wait for the next pass).
+    // is not waiting here, and its match is left out (its other tickets wait for the next
+    // pass).
     std::set<std::string> waiting;
     for (const pqxx::row& row :
          tx.exec_params("SELECT ticket_id FROM mm_tickets WHERE ticket_id = ANY($1::text[])"
@@ -130,7 +125,7 @@ absl::StatusOr<std::vector<PendingMatch>> MatchmakingStore::RecordFormedMatches(
       }
       recorded.push_back(std::move(match));
     }
-    if (recorded.empty()) return absl::OkStatus();
+    if (recorded.empty()) return recorded;
     std::vector<const std::string*> request_bytes;
     for (const std::string& request : requests) request_bytes.push_back(&request);
     tx.exec_params0(
@@ -146,16 +141,15 @@ absl::StatusOr<std::vector<PendingMatch>> MatchmakingStore::RecordFormedMatches(
         "  FROM unnest($1::text[], $2::text[]) AS v(t, m) WHERE t.ticket_id = v.t",
         TextArrayLiteral(ticket_ids), TextArrayLiteral(ticket_matches));
     tx.commit();
-    return absl::OkStatus();
+    return recorded;
   });
-  if (!status.ok()) return status;
-  return recorded;
 }
 
 absl::StatusOr<std::vector<PendingMatch>> MatchmakingStore::PlacingMatches(
     const std::string& queue_key) {
-  std::vector<PendingMatch> matches;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+  using Matches = std::vector<PendingMatch>;
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Matches> {
+    Matches matches;
     pqxx::read_transaction tx(connection);
     const pqxx::result rows = tx.exec_params(
         "SELECT m.match_id, m.host_id, encode(m.request, 'hex'), m.rating_spread, m.created_us,"
@@ -198,10 +192,8 @@ absl::StatusOr<std::vector<PendingMatch>> MatchmakingStore::PlacingMatches(
                                                .player_id = player,
                                                .seat = static_cast<int>(seat - seats.begin())});
     }
-    return absl::OkStatus();
+    return matches;
   });
-  if (!status.ok()) return status;
-  return matches;
 }
 
 absl::Status MatchmakingStore::SetMatchHost(const std::string& match_id, const std::string& host_id,
@@ -219,32 +211,27 @@ absl::Status MatchmakingStore::SetMatchHost(const std::string& match_id, const s
 
 absl::StatusOr<int> MatchmakingStore::AbandonMatch(const std::string& match_id,
                                                    const std::string& reason) {
-  int back = 0;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<int> {
     pqxx::work tx(connection);
     const pqxx::result given_up = tx.exec_params(
         "UPDATE mm_matches SET state = 'abandoned', last_error = $2"
         "  WHERE match_id = $1 AND state = 'placing'",
         match_id, reason);
-    if (given_up.affected_rows() == 0) return absl::OkStatus();
+    if (given_up.affected_rows() == 0) return 0;
     const pqxx::result tickets = tx.exec_params(
         "UPDATE mm_tickets SET state = 'waiting', match_id = NULL"
         "  WHERE match_id = $1 AND state = 'placing'",
         match_id);
     tx.commit();
-    back = static_cast<int>(tickets.affected_rows());
-    return absl::OkStatus();
+    return static_cast<int>(tickets.affected_rows());
   });
-  if (!status.ok()) return status;
-  return back;
 }
 
 absl::StatusOr<std::vector<absl::Duration>> MatchmakingStore::CompletePlacements(
     const std::vector<Placement>& placements, absl::Time now) {
-  std::vector<absl::Duration> waits;
-  if (placements.empty()) return waits;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
-    waits.clear();
+  using Waits = std::vector<absl::Duration>;
+  if (placements.empty()) return Waits();
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Waits> {
     std::vector<std::string> match_ids, table_ids, endpoints;
     for (const Placement& placement : placements) {
       match_ids.push_back(placement.match->match_id);
@@ -279,7 +266,7 @@ absl::StatusOr<std::vector<absl::Duration>> MatchmakingStore::CompletePlacements
         tokens.push_back(grant == grants.end() ? "" : grant->seat_token());
       }
     }
-    if (ticket_ids.empty()) return absl::OkStatus();
+    if (ticket_ids.empty()) return Waits();
     // Each player's row is written once: seat, token, and no longer active.
     tx.exec_params0(
         "UPDATE mm_ticket_players p SET seat = v.s, seat_token = NULLIF(v.k, ''), active = false"
@@ -291,19 +278,18 @@ absl::StatusOr<std::vector<absl::Duration>> MatchmakingStore::CompletePlacements
         "UPDATE mm_tickets SET state = 'matched', ended_us = $2"
         "  WHERE ticket_id = ANY($1::text[]) AND state = 'placing' RETURNING enqueued_us",
         TextArrayLiteral(ticket_ids), Micros(now));
+    Waits waits;
     for (const pqxx::row& row : tickets) {
       waits.push_back(now - absl::FromUnixMicros(row[0].as<int64_t>()));
     }
     tx.commit();
-    return absl::OkStatus();
+    return waits;
   });
-  if (!status.ok()) return status;
-  return waits;
 }
 
 absl::StatusOr<QueueSizes> MatchmakingStore::Sizes(const std::string& queue_key) {
-  QueueSizes sizes;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<QueueSizes> {
+    QueueSizes sizes;
     pqxx::read_transaction tx(connection);
     const pqxx::row row = tx.exec_params1(
         "SELECT count(*) FILTER (WHERE state = 'waiting'), count(*) FILTER (WHERE state ="
@@ -313,20 +299,18 @@ absl::StatusOr<QueueSizes> MatchmakingStore::Sizes(const std::string& queue_key)
     sizes.waiting = row[0].as<int>();
     sizes.placing = row[1].as<int>();
     sizes.oldest_enqueued_us = row[2].as<int64_t>();
-    return absl::OkStatus();
+    return sizes;
   });
-  if (!status.ok()) return status;
-  return sizes;
 }
 
 absl::StatusOr<std::vector<v1::QueueStats>> MatchmakingStore::Stats(const std::string& ruleset,
                                                                     absl::Time since,
                                                                     absl::Time now) {
-  std::vector<v1::QueueStats> stats;
   // Matches per minute count the last ten minutes: recent enough to follow the day's rhythm,
   // long enough not to jump with every match.
   const absl::Time rate_since = std::max(since, now - absl::Minutes(10));
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
+  using Stats = std::vector<v1::QueueStats>;
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Stats> {
     pqxx::read_transaction tx(connection);
     const pqxx::result rows = tx.exec_params(
         "WITH active AS ("
@@ -352,6 +336,7 @@ absl::StatusOr<std::vector<v1::QueueStats>> MatchmakingStore::Stats(const std::s
         "  ORDER BY q.queue_key",
         Micros(since), Micros(rate_since), Micros(now), ruleset);
     const double minutes = std::max(1.0, absl::ToDoubleMinutes(now - rate_since));
+    Stats stats;
     for (const pqxx::row& row : rows) {
       v1::QueueStats& queue = stats.emplace_back();
       queue.set_queue(row[0].as<std::string>());
@@ -362,16 +347,13 @@ absl::StatusOr<std::vector<v1::QueueStats>> MatchmakingStore::Stats(const std::s
       queue.set_p50_wait_seconds(row[4].as<double>() / 1e6);
       queue.set_p95_wait_seconds(row[5].as<double>() / 1e6);
     }
-    return absl::OkStatus();
+    return stats;
   });
-  if (!status.ok()) return status;
-  return stats;
 }
 
 absl::StatusOr<int> MatchmakingStore::ExpectedWaitSeconds(const std::string& queue_key,
                                                           absl::Time since) {
-  int seconds = 0;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<int> {
     pqxx::read_transaction tx(connection);
     const pqxx::row row = tx.exec_params1(
         "SELECT coalesce(percentile_cont(0.5) WITHIN GROUP (ORDER BY wait), 0) FROM ("
@@ -379,16 +361,14 @@ absl::StatusOr<int> MatchmakingStore::ExpectedWaitSeconds(const std::string& que
         "  WHERE queue_key = $1 AND state = 'matched' AND ended_us >= $2"
         "  ORDER BY ended_us DESC LIMIT 1000) recent",
         queue_key, Micros(since));
-    seconds = static_cast<int>(row[0].as<double>() / 1e6 + 0.5);
-    return absl::OkStatus();
+    return static_cast<int>(row[0].as<double>() / 1e6 + 0.5);
   });
-  if (!status.ok()) return status;
-  return seconds;
 }
 
 absl::StatusOr<std::vector<TableHostRow>> MatchmakingStore::LiveHosts(absl::Duration max_age) {
-  std::vector<TableHostRow> hosts;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
+  using Hosts = std::vector<TableHostRow>;
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Hosts> {
+    Hosts hosts;
     pqxx::read_transaction tx(connection);
     const pqxx::result rows =
         tx.exec_params(absl::StrCat("SELECT host_id, endpoint, live_tables FROM table_hosts"
@@ -400,16 +380,15 @@ absl::StatusOr<std::vector<TableHostRow>> MatchmakingStore::LiveHosts(absl::Dura
                                    .endpoint = row[1].as<std::string>(),
                                    .live_tables = row[2].as<int>()});
     }
-    return absl::OkStatus();
+    return hosts;
   });
-  if (!status.ok()) return status;
-  return hosts;
 }
 
 absl::StatusOr<std::optional<TableHostRow>> MatchmakingStore::HostHoldingMatch(
     const std::string& match_id) {
-  std::optional<TableHostRow> host;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
+  using Host = std::optional<TableHostRow>;
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Host> {
+    Host host;
     pqxx::read_transaction tx(connection);
     const pqxx::result rows = tx.exec_params(
         "SELECT h.host_id, h.endpoint, h.live_tables FROM table_tables t"
@@ -420,10 +399,8 @@ absl::StatusOr<std::optional<TableHostRow>> MatchmakingStore::HostHoldingMatch(
                           .endpoint = rows[0][1].as<std::string>(),
                           .live_tables = rows[0][2].as<int>()};
     }
-    return absl::OkStatus();
+    return host;
   });
-  if (!status.ok()) return status;
-  return host;
 }
 
 }  // namespace kahve::matchmaking

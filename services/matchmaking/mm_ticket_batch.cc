@@ -8,6 +8,7 @@
 
 #include "services/common/logging.h"
 #include "services/common/pg_arrays.h"
+#include "services/common/pg_status.h"
 #include "services/matchmaking/mm_store.h"
 
 namespace kahve::matchmaking {
@@ -68,7 +69,7 @@ std::map<std::string, std::string> LookUpActive(pqxx::work& tx,
 }
 
 // Inserts `tickets` in `tx` (uncommitted), answering each as CreateTicket would in this order.
-// Throws what the database raises: pqxx::unique_violation when another replica took a player or
+// Throws what the database raises: a unique violation when another replica took a player or
 // request id after the look-ups.
 std::vector<absl::StatusOr<std::string>> InsertBatch(pqxx::work& tx,
                                                      const std::vector<NewTicket>& tickets,
@@ -174,22 +175,19 @@ std::vector<absl::StatusOr<std::string>> MatchmakingStore::CreateTickets(
     }
   }
   if (batch.empty()) return answers;
-  std::vector<absl::StatusOr<std::string>> batch_answers;
-  bool lost_race = false;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
-    pqxx::work tx(connection);
-    try {
-      batch_answers = InsertBatch(tx, batch, now);
-      tx.commit();
-    } catch (const pqxx::unique_violation&) {
-      lost_race = true;
-    }
-    return absl::OkStatus();
-  });
-  if (status.ok() && !lost_race) {
-    for (size_t k = 0; k < batch.size(); ++k) answers[in_batch[k]] = std::move(batch_answers[k]);
+  using Answers = std::vector<absl::StatusOr<std::string>>;
+  absl::StatusOr<Answers> batch_answers =
+      pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Answers> {
+        pqxx::work tx(connection);
+        Answers inserted = InsertBatch(tx, batch, now);
+        tx.commit();
+        return inserted;
+      });
+  if (batch_answers.ok()) {
+    for (size_t k = 0; k < batch.size(); ++k) answers[in_batch[k]] = std::move((*batch_answers)[k]);
     return answers;
   }
+  const absl::Status status = batch_answers.status();
   if (IsOutage(status)) {
     for (size_t i : in_batch) answers[i] = status;
     return answers;
@@ -197,7 +195,7 @@ std::vector<absl::StatusOr<std::string>> MatchmakingStore::CreateTickets(
   // A race lost to another replica, or a statement the database refused: the batch committed
   // nothing, so each ticket goes again in a transaction of its own. Every caller gets its own
   // ticket's answer, and a ticket the database refuses fails alone.
-  if (!status.ok()) {
+  if (!common::IsUniqueViolation(status)) {
     common::LogWarning("ticket batch refused; storing its tickets one by one",
                        {{"tickets", static_cast<int64_t>(batch.size())},
                         {"error", std::string(status.message())}});

@@ -5,6 +5,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "services/common/pg_arrays.h"
+#include "services/common/pg_status.h"
 #include "services/common/status.h"
 #include "services/matchmaking/mm_store.h"
 
@@ -176,55 +177,44 @@ absl::StatusOr<std::string> MatchmakingStore::CreateTicket(const NewTicket& tick
   if (absl::Status storable = CheckStorable(ticket); !storable.ok()) return storable;
   const std::string ticket_id = NewId("tk-");
   if (ticket_id.empty()) return absl::InternalError("no randomness for a ticket id");
-  absl::StatusOr<std::string> result = ticket_id;
-  bool taken = false;
-  absl::Status status = pool_->Run([&](pqxx::connection& connection) {
-    pqxx::work tx(connection);
-    std::vector<std::string> over;
-    if (!ticket.request_id.empty()) {
-      const pqxx::result earlier =
-          tx.exec_params(kSelectByRequest, ticket.owner, ticket.request_id);
-      if (!earlier.empty() && earlier[0][2].as<bool>()) {
-        result = AnswerRepeat(earlier[0], ticket);
-        return absl::OkStatus();
-      }
-      // A ticket that is over gives the id up to this one; rolled back with it on a refusal.
-      if (!earlier.empty()) over.push_back(earlier[0][0].as<std::string>());
-    }
-    try {
-      ReleaseRequestIds(tx, over);
-      tx.exec_params0(
-          "INSERT INTO mm_tickets (ticket_id, queue_key, owner, request_id, settings, teams,"
-          "  longest_wait_us, state, enqueued_us)"
-          " VALUES ($1, $2, $3, $4, decode($5, 'hex'), $6, $7, 'waiting', $8)",
-          ticket_id, ticket.queue_key, ticket.owner, ticket.request_id,
-          Hex(ticket.settings.SerializeAsString()), ticket.teams,
-          absl::ToInt64Microseconds(ticket.longest_wait), Micros(now));
-      for (size_t i = 0; i < ticket.players.size(); ++i) {
+  const absl::StatusOr<std::string> created =
+      pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<std::string> {
+        pqxx::work tx(connection);
+        std::vector<std::string> over;
+        if (!ticket.request_id.empty()) {
+          const pqxx::result earlier =
+              tx.exec_params(kSelectByRequest, ticket.owner, ticket.request_id);
+          if (!earlier.empty() && earlier[0][2].as<bool>()) return AnswerRepeat(earlier[0], ticket);
+          // A ticket that is over gives the id up to this one; rolled back with it on a refusal.
+          if (!earlier.empty()) over.push_back(earlier[0][0].as<std::string>());
+        }
+        ReleaseRequestIds(tx, over);
         tx.exec_params0(
-            "INSERT INTO mm_ticket_players (ticket_id, player_id, position, active, enqueued_us)"
-            " VALUES ($1, $2, $3, true, $4)",
-            ticket_id, ticket.players[i], static_cast<int>(i), Micros(now));
-      }
-      tx.commit();
-    } catch (const pqxx::unique_violation&) {
-      // A player already has an active ticket, or the same request id raced this one.
-      taken = true;
-    }
-    return absl::OkStatus();
-  });
-  if (!status.ok()) return status;
-  if (!taken) return result;
+            "INSERT INTO mm_tickets (ticket_id, queue_key, owner, request_id, settings, teams,"
+            "  longest_wait_us, state, enqueued_us)"
+            " VALUES ($1, $2, $3, $4, decode($5, 'hex'), $6, $7, 'waiting', $8)",
+            ticket_id, ticket.queue_key, ticket.owner, ticket.request_id,
+            Hex(ticket.settings.SerializeAsString()), ticket.teams,
+            absl::ToInt64Microseconds(ticket.longest_wait), Micros(now));
+        for (size_t i = 0; i < ticket.players.size(); ++i) {
+          tx.exec_params0(
+              "INSERT INTO mm_ticket_players (ticket_id, player_id, position, active, enqueued_us)"
+              " VALUES ($1, $2, $3, true, $4)",
+              ticket_id, ticket.players[i], static_cast<int>(i), Micros(now));
+        }
+        tx.commit();
+        return ticket_id;
+      });
+  // A unique violation: a player already has an active ticket, or the same request id raced
+  // this one.
+  if (!common::IsUniqueViolation(created.status())) return created;
   // Name what is in the way, from a fresh transaction (the failed one is aborted).
-  status = pool_->Run([&](pqxx::connection& connection) {
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<std::string> {
     pqxx::read_transaction tx(connection);
     if (!ticket.request_id.empty()) {
       const pqxx::result earlier =
           tx.exec_params(kSelectByRequest, ticket.owner, ticket.request_id);
-      if (!earlier.empty() && earlier[0][2].as<bool>()) {
-        result = AnswerRepeat(earlier[0], ticket);
-        return absl::OkStatus();
-      }
+      if (!earlier.empty() && earlier[0][2].as<bool>()) return AnswerRepeat(earlier[0], ticket);
     }
     pqxx::result active;
     for (const std::string& player : ticket.players) {
@@ -236,8 +226,6 @@ absl::StatusOr<std::string> MatchmakingStore::CreateTicket(const NewTicket& tick
     if (active.empty()) return absl::AbortedError("ticket conflict; try again");
     return PlayerHasActiveTicket(active[0][0].as<std::string>(), active[0][1].as<std::string>());
   });
-  if (!status.ok()) return status;
-  return result;
 }
 
 absl::StatusOr<TicketRecord> MatchmakingStore::GetTicket(const std::string& ticket_id) {
@@ -249,43 +237,41 @@ absl::StatusOr<TicketRecord> MatchmakingStore::GetTicket(const std::string& tick
 
 absl::StatusOr<std::vector<TicketRecord>> MatchmakingStore::GetTickets(
     const std::vector<std::string>& ticket_ids) {
-  std::vector<TicketRecord> tickets;
   // An id no text can hold names no ticket; left in, it would cut the whole array short.
   std::vector<std::string> storable;
   for (const std::string& id : ticket_ids) {
     if (StorableText(id)) storable.push_back(id);
   }
-  if (storable.empty()) return tickets;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
+  using Tickets = std::vector<TicketRecord>;
+  if (storable.empty()) return Tickets();
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Tickets> {
     pqxx::read_transaction tx(connection);
-    tickets = ReadTickets(tx, storable);
-    return absl::OkStatus();
+    return ReadTickets(tx, storable);
   });
-  if (!status.ok()) return status;
-  return tickets;
 }
 
 absl::StatusOr<TicketRecord> MatchmakingStore::TicketInPlay(const std::string& player) {
   const absl::Status not_found = absl::NotFoundError("no ticket in play");
   if (!StorableText(player)) return not_found;
-  std::vector<TicketRecord> tickets;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) {
-    pqxx::read_transaction tx(connection);
-    const pqxx::result found = tx.exec_params(kSelectTicketInPlay, player, kRecentTicketsLooked);
-    if (!found.empty()) tickets = ReadTickets(tx, {found[0][0].as<std::string>()});
-    return absl::OkStatus();
-  });
-  if (!status.ok()) return status;
-  if (tickets.empty()) return not_found;
-  return std::move(tickets.front());
+  using Tickets = std::vector<TicketRecord>;
+  absl::StatusOr<Tickets> tickets =
+      pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Tickets> {
+        pqxx::read_transaction tx(connection);
+        const pqxx::result found =
+            tx.exec_params(kSelectTicketInPlay, player, kRecentTicketsLooked);
+        if (found.empty()) return Tickets();
+        return ReadTickets(tx, {found[0][0].as<std::string>()});
+      });
+  if (!tickets.ok()) return tickets.status();
+  if (tickets->empty()) return not_found;
+  return std::move(tickets->front());
 }
 
 absl::StatusOr<std::optional<std::string>> MatchmakingStore::CancelTicket(
     const std::string& ticket_id, const std::string& caller, absl::Time now) {
   if (!StorableText(ticket_id) || !StorableText(caller)) return absl::NotFoundError("no ticket");
-  std::optional<std::string> cancelled;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
-    cancelled.reset();
+  using Cancelled = std::optional<std::string>;
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Cancelled> {
     pqxx::work tx(connection);
     // The row lock orders this against a pass moving the ticket to placing.
     const pqxx::result ticket = tx.exec_params(
@@ -298,7 +284,7 @@ absl::StatusOr<std::optional<std::string>> MatchmakingStore::CancelTicket(
       return absl::PermissionDeniedError("only the ticket's own players may cancel it");
     }
     const std::string state = ticket[0][0].as<std::string>();
-    if (state == kCancelled) return absl::OkStatus();
+    if (state == kCancelled) return Cancelled();
     if (state != kWaiting) {
       return absl::FailedPreconditionError(absl::StrCat("ticket ", ticket_id, " is ", state,
                                                         "; only a waiting ticket can be "
@@ -308,11 +294,8 @@ absl::StatusOr<std::optional<std::string>> MatchmakingStore::CancelTicket(
                     ticket_id, Micros(now));
     tx.exec_params0("UPDATE mm_ticket_players SET active = false WHERE ticket_id = $1", ticket_id);
     tx.commit();
-    cancelled = ticket[0][2].as<std::string>();
-    return absl::OkStatus();
+    return Cancelled(ticket[0][2].as<std::string>());
   });
-  if (!status.ok()) return status;
-  return cancelled;
 }
 
 absl::StatusOr<v1::Party> MatchmakingStore::CreateParty(const std::string& leader, absl::Time now) {
@@ -320,8 +303,7 @@ absl::StatusOr<v1::Party> MatchmakingStore::CreateParty(const std::string& leade
   const std::string party_id = NewId("pt-");
   const std::string code = NewInviteCode();
   if (party_id.empty() || code.empty()) return absl::InternalError("no randomness for a party");
-  v1::Party party;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<v1::Party> {
     pqxx::work tx(connection);
     const pqxx::result member =
         tx.exec_params("SELECT party_id FROM mm_party_members WHERE player_id = $1", leader);
@@ -331,14 +313,10 @@ absl::StatusOr<v1::Party> MatchmakingStore::CreateParty(const std::string& leade
     tx.exec_params0(
         "INSERT INTO mm_parties (party_id, leader, invite_code, created_us) VALUES ($1,$2,$3,$4)",
         party_id, leader, code, Micros(now));
-    auto read = AddMember(tx, party_id, leader, now);
-    if (!read.ok()) return read.status();
-    party = *std::move(read);
-    tx.commit();
-    return absl::OkStatus();
+    absl::StatusOr<v1::Party> party = AddMember(tx, party_id, leader, now);
+    if (party.ok()) tx.commit();
+    return party;
   });
-  if (!status.ok()) return status;
-  return party;
 }
 
 absl::StatusOr<v1::Party> MatchmakingStore::JoinParty(const std::string& invite_code,
@@ -346,8 +324,7 @@ absl::StatusOr<v1::Party> MatchmakingStore::JoinParty(const std::string& invite_
   if (!StorableText(invite_code) || !StorableText(player)) {
     return absl::NotFoundError("no party has this invite code");
   }
-  v1::Party party;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<v1::Party> {
     pqxx::work tx(connection);
     // Locking the party row serializes two partners racing for the last place.
     const pqxx::result found = tx.exec_params(
@@ -365,14 +342,10 @@ absl::StatusOr<v1::Party> MatchmakingStore::JoinParty(const std::string& invite_
     if (size[0][0].as<int>() >= kMaxPartySize) {
       return absl::FailedPreconditionError("this invite code has been used: the party is full");
     }
-    auto read = AddMember(tx, party_id, player, now);
-    if (!read.ok()) return read.status();
-    party = *std::move(read);
-    tx.commit();
-    return absl::OkStatus();
+    absl::StatusOr<v1::Party> party = AddMember(tx, party_id, player, now);
+    if (party.ok()) tx.commit();
+    return party;
   });
-  if (!status.ok()) return status;
-  return party;
 }
 
 absl::Status MatchmakingStore::LeaveParty(const std::string& party_id, const std::string& player) {
@@ -406,22 +379,15 @@ absl::Status MatchmakingStore::LeaveParty(const std::string& party_id, const std
 
 absl::StatusOr<v1::Party> MatchmakingStore::GetParty(const std::string& party_id) {
   if (!StorableText(party_id)) return absl::NotFoundError("no party");
-  v1::Party party;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<v1::Party> {
     pqxx::read_transaction tx(connection);
-    auto read = ReadParty(tx, party_id);
-    if (!read.ok()) return read.status();
-    party = *std::move(read);
-    return absl::OkStatus();
+    return ReadParty(tx, party_id);
   });
-  if (!status.ok()) return status;
-  return party;
 }
 
 absl::StatusOr<v1::Party> MatchmakingStore::PartyOf(const std::string& player) {
   if (!StorableText(player)) return absl::NotFoundError("not in a party");
-  v1::Party party;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<v1::Party> {
     pqxx::read_transaction tx(connection);
     const pqxx::result member =
         tx.exec_params("SELECT party_id FROM mm_party_members WHERE player_id = $1", player);
@@ -429,12 +395,8 @@ absl::StatusOr<v1::Party> MatchmakingStore::PartyOf(const std::string& player) {
     auto read = ReadParty(tx, member[0][0].as<std::string>());
     // The leader ended the party between the two reads: the player is in none now.
     if (absl::IsNotFound(read.status())) return absl::NotFoundError("not in a party");
-    if (!read.ok()) return read.status();
-    party = *std::move(read);
-    return absl::OkStatus();
+    return read;
   });
-  if (!status.ok()) return status;
-  return party;
 }
 
 }  // namespace kahve::matchmaking

@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/time_util.h"
+#include "services/common/pg_status.h"
 #include "services/rating/pg_values.h"
 
 namespace kahve::rating {
@@ -256,7 +257,6 @@ absl::Status MatchWriter::RecordBatch(const std::vector<Queued>& batch,
   // Match ids of the batch already recorded: (request_sha256, record).
   absl::flat_hash_map<std::string, std::pair<std::string, v1::MatchRecord>> stored;
   for (int attempt = 0; attempt < kRecordAttempts; ++attempt) {
-    bool concurrent_insert = false;
     status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
       pqxx::nontransaction tx(connection);
       tx.exec("BEGIN");
@@ -388,12 +388,6 @@ absl::Status MatchWriter::RecordBatch(const std::vector<Queued>& batch,
         }
         tx.exec("COMMIT");
         return absl::OkStatus();
-      } catch (const pqxx::unique_violation&) {
-        // Another replica recorded one of these match ids meanwhile: again, answering it as a
-        // repeat this time.
-        tx.exec("ROLLBACK");
-        concurrent_insert = true;
-        return absl::AbortedError("a match id was recorded concurrently");
       } catch (...) {
         // Leave the connection outside any transaction before the pool sees the error.
         try {
@@ -403,7 +397,12 @@ absl::Status MatchWriter::RecordBatch(const std::vector<Queued>& batch,
         throw;
       }
     });
-    if (status.ok() || !(concurrent_insert || common::IsRetryable(status))) break;
+    if (common::IsUniqueViolation(status)) {
+      // Another replica recorded one of these match ids meanwhile: again, answering it as a
+      // repeat this time.
+      status = absl::AbortedError("a match id was recorded concurrently");
+    }
+    if (status.ok() || !common::IsRetryable(status)) break;
   }
   if (!status.ok()) return status;
   for (size_t i = 0; i < n; ++i) {

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
+#include "engine/core/status_macros.h"
 #include "google/protobuf/util/time_util.h"
 #include "services/rating/pg_values.h"
 
@@ -104,8 +105,8 @@ std::vector<std::pair<std::string, std::string>> RatingStore::PreparedStatements
 
 absl::StatusOr<std::vector<std::pair<v1::Rating, StoredRating>>> RatingStore::GetRatings(
     const std::vector<std::string>& player_ids, const std::string& ruleset, int mode) {
-  std::vector<std::pair<v1::Rating, StoredRating>> out;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+  using Ratings = std::vector<std::pair<v1::Rating, StoredRating>>;
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Ratings> {
     pqxx::work tx(connection);
     std::string sql = absl::StrCat(
         "SELECT player_id, ruleset, mode, mu, sigma, games, last_played_us FROM ratings "
@@ -118,6 +119,7 @@ absl::StatusOr<std::vector<std::pair<v1::Rating, StoredRating>>> RatingStore::Ge
                     "::text[]) AND mode = ANY('",
                     mode == 0 ? "{1,2}" : absl::StrCat("{", mode, "}"), "'::smallint[])");
     absl::StrAppend(&sql, " ORDER BY player_id, ruleset, mode");
+    Ratings out;
     for (const pqxx::row& row : tx.exec(sql)) {
       v1::Rating rating;
       rating.set_player_id(row[0].as<std::string>());
@@ -130,29 +132,26 @@ absl::StatusOr<std::vector<std::pair<v1::Rating, StoredRating>>> RatingStore::Ge
       out.emplace_back(std::move(rating), stored);
     }
     tx.commit();
-    return absl::OkStatus();
+    return out;
   });
-  if (!status.ok()) return status;
-  return out;
 }
 
 absl::StatusOr<std::optional<v1::MatchRecord>> RatingStore::GetMatch(const std::string& match_id) {
-  std::optional<v1::MatchRecord> out;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+  using Found = std::optional<v1::MatchRecord>;
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Found> {
     pqxx::nontransaction tx(connection);
     const pqxx::result rows = tx.exec_prepared(kGetMatch, match_id);
-    if (rows.empty()) return absl::OkStatus();
-    out.emplace();
-    return ParseRecord(rows[0][0], &*out);
+    if (rows.empty()) return Found();
+    v1::MatchRecord record;
+    KAHVE_RETURN_IF_ERROR(ParseRecord(rows[0][0], &record));
+    return Found(std::move(record));
   });
-  if (!status.ok()) return status;
-  return out;
 }
 
 absl::StatusOr<std::vector<v1::MatchRecord>> RatingStore::ListMatches(
     const ListMatchesQuery& query) {
-  std::vector<v1::MatchRecord> out;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+  using Records = std::vector<v1::MatchRecord>;
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Records> {
     pqxx::nontransaction tx(connection);
     const int64_t cursor_us = query.after ? query.after->ended_us : INT64_MAX;
     const std::string cursor_id = query.after ? query.after->match_id : "";
@@ -163,21 +162,20 @@ absl::StatusOr<std::vector<v1::MatchRecord>> RatingStore::ListMatches(
             : tx.exec_prepared(kListMatchesInRuleset, query.player_id, query.ended_after_us,
                                query.ended_before_us, cursor_us, cursor_id, query.limit,
                                query.ruleset);
+    Records out;
     for (const pqxx::row& row : rows) {
-      const absl::Status parsed = ParseRecord(row[0], &out.emplace_back());
-      if (!parsed.ok()) return parsed;
+      KAHVE_RETURN_IF_ERROR(ParseRecord(row[0], &out.emplace_back()));
     }
-    return absl::OkStatus();
+    return out;
   });
-  if (!status.ok()) return status;
-  return out;
 }
 
 absl::StatusOr<std::vector<v1::RatingPoint>> RatingStore::GetRatingHistory(
     const std::string& player_id, const std::string& ruleset, int mode, int limit) {
-  std::vector<v1::RatingPoint> out;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+  using Points = std::vector<v1::RatingPoint>;
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Points> {
     pqxx::nontransaction tx(connection);
+    Points out;
     for (const pqxx::row& row : tx.exec_prepared(kHistory, player_id, ruleset, mode, limit)) {
       v1::RatingPoint& point = out.emplace_back();
       *point.mutable_at() = TimeUtil::MicrosecondsToTimestamp(row[0].as<int64_t>());
@@ -186,85 +184,75 @@ absl::StatusOr<std::vector<v1::RatingPoint>> RatingStore::GetRatingHistory(
       point.set_sigma(row[3].as<double>());
       point.set_display(row[4].as<double>());
     }
-    return absl::OkStatus();
+    std::reverse(out.begin(), out.end());
+    return out;
   });
-  if (!status.ok()) return status;
-  std::reverse(out.begin(), out.end());
-  return out;
 }
 
 absl::StatusOr<std::vector<LeaderboardRow>> RatingStore::LeaderboardPage(
     const std::string& ruleset, int mode, int min_games, const std::optional<LeaderboardKey>& after,
     int limit) {
-  std::vector<LeaderboardRow> out;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+  using Rows = std::vector<LeaderboardRow>;
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Rows> {
     pqxx::nontransaction tx(connection);
     const pqxx::result rows =
         after ? tx.exec_prepared(kLeaderboardAfter, ruleset, mode, min_games, limit, after->display,
                                  after->player_id)
               : tx.exec_prepared(kLeaderboardFirst, ruleset, mode, min_games, limit);
+    Rows out;
     for (const pqxx::row& row : rows) out.push_back(ReadLeaderboardRow(row));
-    return absl::OkStatus();
+    return out;
   });
-  if (!status.ok()) return status;
-  return out;
 }
 
 absl::StatusOr<std::vector<LeaderboardRow>> RatingStore::LeaderboardBefore(
     const std::string& ruleset, int mode, int min_games, const LeaderboardKey& key, int limit) {
-  std::vector<LeaderboardRow> out;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+  using Rows = std::vector<LeaderboardRow>;
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Rows> {
     pqxx::nontransaction tx(connection);
+    Rows out;
     for (const pqxx::row& row : tx.exec_prepared(kLeaderboardBefore, ruleset, mode, min_games,
                                                  limit, key.display, key.player_id)) {
       out.push_back(ReadLeaderboardRow(row));
     }
-    return absl::OkStatus();
+    return out;
   });
-  if (!status.ok()) return status;
-  return out;
 }
 
 absl::StatusOr<int64_t> RatingStore::LeaderboardAhead(const std::string& ruleset, int mode,
                                                       int min_games, const LeaderboardKey& key) {
-  int64_t ahead = 0;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<int64_t> {
     pqxx::nontransaction tx(connection);
-    ahead = tx.exec_prepared(kLeaderboardAhead, ruleset, mode, min_games, key.display,
-                             key.player_id)[0][0]
-                .as<int64_t>();
-    return absl::OkStatus();
+    return tx
+        .exec_prepared(kLeaderboardAhead, ruleset, mode, min_games, key.display,
+                       key.player_id)[0][0]
+        .as<int64_t>();
   });
-  if (!status.ok()) return status;
-  return ahead;
 }
 
 absl::StatusOr<std::vector<LeaderboardSize>> RatingStore::LeaderboardSizes(int min_games) {
-  std::vector<LeaderboardSize> out;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+  using Sizes = std::vector<LeaderboardSize>;
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Sizes> {
     pqxx::nontransaction tx(connection);
+    Sizes out;
     for (const pqxx::row& row : tx.exec_prepared(kLeaderboardSizes, min_games)) {
       out.push_back({.ruleset = row[0].as<std::string>(),
                      .mode = static_cast<v1::MatchMode>(row[1].as<int>()),
                      .players = row[2].as<int64_t>()});
     }
-    return absl::OkStatus();
+    return out;
   });
-  if (!status.ok()) return status;
-  return out;
 }
 
 absl::StatusOr<std::optional<LeaderboardRow>> RatingStore::LeaderboardRowOf(
     const std::string& ruleset, int mode, const std::string& player_id) {
-  std::optional<LeaderboardRow> out;
-  const absl::Status status = pool_->Run([&](pqxx::connection& connection) -> absl::Status {
+  using Found = std::optional<LeaderboardRow>;
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Found> {
     pqxx::nontransaction tx(connection);
     const pqxx::result rows = tx.exec_prepared(kLeaderboardRow, ruleset, mode, player_id);
-    if (!rows.empty()) out = ReadLeaderboardRow(rows[0]);
-    return absl::OkStatus();
+    if (rows.empty()) return Found();
+    return Found(ReadLeaderboardRow(rows[0]));
   });
-  if (!status.ok()) return status;
-  return out;
 }
 
 }  // namespace kahve::rating

@@ -1,15 +1,16 @@
 #include "services/table/log_writer.h"
 
 #include <algorithm>
-#include <exception>
 #include <utility>
 
-#include "absl/strings/match.h"
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "prometheus/histogram.h"
 #include "services/common/logging.h"
 #include "services/common/pg_pool.h"
+#include "services/common/pg_status.h"
 #include "services/common/status.h"
 
 namespace kahve::table {
@@ -172,17 +173,18 @@ LogWriter::Attempt LogWriter::TryCommit(absl::Span<const LogWrite> batch,
       settings_.commit_seconds->Observe(absl::ToDoubleSeconds(absl::Now() - start));
     }
     return {};
-  } catch (const pqxx::sql_error& e) {
+  } catch (...) {
     // The connection may be mid-transaction or gone: a fresh one is simpler than finding out.
     connection_.reset();
-    const std::string& sqlstate = e.sqlstate();
-    const bool data_error = absl::StartsWith(sqlstate, "22") || absl::StartsWith(sqlstate, "23");
-    const std::string message = absl::StrCat("SQLSTATE ", sqlstate, ": ", e.what());
-    if (data_error) return {common::FromDatabase(absl::InvalidArgumentError(message)), true};
-    return {common::FromDatabase(absl::UnavailableError(message))};
-  } catch (const std::exception& e) {
-    connection_.reset();
-    return {common::FromDatabase(absl::UnavailableError(e.what()))};
+    const absl::Status status = common::CurrentPgError().status;
+    if (!common::IsDataError(status)) return {status};
+    // Refused for good (Commit retries every other failure): InvalidArgument, with the edge's
+    // payloads (database mark, SQLSTATE).
+    absl::Status refused(absl::StatusCode::kInvalidArgument, status.message());
+    status.ForEachPayload([&refused](absl::string_view key, const absl::Cord& value) {
+      refused.SetPayload(key, value);
+    });
+    return {refused, /*data_error=*/true};
   }
 }
 

@@ -81,15 +81,13 @@ absl::Status Outbox::DeliverPending(const Send& send, int limit, int* picked) {
 }
 
 absl::StatusOr<int64_t> Outbox::PendingCount() {
-  int64_t count = 0;
-  const absl::Status status = pool_.Run([&](pqxx::connection& connection) {
-    pqxx::nontransaction tx(connection);
-    count =
-        tx.exec1("SELECT count(*) FROM table_outbox WHERE delivered_us IS NULL")[0].as<int64_t>();
-    return absl::OkStatus();
-  });
-  if (!status.ok()) return status;
-  pending_->Set(static_cast<double>(count));
+  const absl::StatusOr<int64_t> count =
+      pool_.RunReturning([](pqxx::connection& connection) -> absl::StatusOr<int64_t> {
+        pqxx::nontransaction tx(connection);
+        return tx.exec1("SELECT count(*) FROM table_outbox WHERE delivered_us IS NULL")[0]
+            .as<int64_t>();
+      });
+  if (count.ok()) pending_->Set(static_cast<double>(*count));
   return count;
 }
 

@@ -73,26 +73,20 @@ absl::StatusOr<std::vector<StoredTable>> GroupTables(const pqxx::result& rows) {
 
 absl::StatusOr<std::vector<StoredTable>> LoadUnfinishedTables(common::PgPool& pool,
                                                               const std::string& host_id) {
-  absl::StatusOr<std::vector<StoredTable>> tables;
-  const absl::Status status = pool.Run([&](pqxx::connection& connection) {
+  return pool.RunReturning([&](pqxx::connection& connection) {
     pqxx::nontransaction tx(connection);
-    tables = GroupTables(
+    return GroupTables(
         tx.exec_params(absl::StrCat(kTableColumns, kUnfinishedOfHost, kInLogOrder), host_id));
-    return absl::OkStatus();
   });
-  if (!status.ok()) return status;
-  return tables;
 }
 
 absl::StatusOr<StoredTable> LoadStoredTable(common::PgPool& pool, const std::string& table_id) {
-  absl::StatusOr<std::vector<StoredTable>> tables;
-  const absl::Status status = pool.Run([&](pqxx::connection& connection) {
-    pqxx::nontransaction tx(connection);
-    tables =
-        GroupTables(tx.exec_params(absl::StrCat(kTableColumns, kOneTable, kInLogOrder), table_id));
-    return absl::OkStatus();
-  });
-  if (!status.ok()) return status;
+  absl::StatusOr<std::vector<StoredTable>> tables =
+      pool.RunReturning([&](pqxx::connection& connection) {
+        pqxx::nontransaction tx(connection);
+        return GroupTables(
+            tx.exec_params(absl::StrCat(kTableColumns, kOneTable, kInLogOrder), table_id));
+      });
   if (!tables.ok()) return tables.status();
   if (tables->empty()) return absl::NotFoundError(absl::StrCat("table ", table_id, " not found"));
   return std::move(tables->front());
@@ -118,8 +112,9 @@ absl::StatusOr<std::vector<HostRow>> HostsSeenWithin(common::PgPool& pool, absl:
       new std::string(absl::StrCat("SELECT host_id, endpoint, live_tables, heartbeat_us, draining "
                                    "FROM table_hosts WHERE heartbeat_us >= ",
                                    kNowUsSql, " - $1 ORDER BY host_id"));
-  std::vector<HostRow> hosts;
-  const absl::Status status = pool.Run([&](pqxx::connection& connection) {
+  using Hosts = std::vector<HostRow>;
+  return pool.RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Hosts> {
+    Hosts hosts;
     pqxx::nontransaction tx(connection);
     for (const pqxx::row& row : tx.exec_params(*sql, absl::ToInt64Microseconds(max_age))) {
       hosts.push_back(HostRow{.host_id = row[0].as<std::string>(),
@@ -128,10 +123,8 @@ absl::StatusOr<std::vector<HostRow>> HostsSeenWithin(common::PgPool& pool, absl:
                               .heartbeat_us = row[3].as<int64_t>(),
                               .draining = row[4].as<bool>()});
     }
-    return absl::OkStatus();
+    return hosts;
   });
-  if (!status.ok()) return status;
-  return hosts;
 }
 
 }  // namespace kahve::table

@@ -69,14 +69,10 @@ absl::Status SelectOne(pqxx::connection& connection) {
 }
 
 absl::StatusOr<int> BackendPid(PgPool& pool) {
-  int pid = 0;
-  const absl::Status status = pool.Run([&](pqxx::connection& connection) {
+  return pool.RunReturning([](pqxx::connection& connection) -> absl::StatusOr<int> {
     pqxx::nontransaction tx(connection);
-    pid = tx.exec1("SELECT pg_backend_pid()")[0].as<int>();
-    return absl::OkStatus();
+    return tx.exec1("SELECT pg_backend_pid()")[0].as<int>();
   });
-  if (!status.ok()) return status;
-  return pid;
 }
 
 // Terminates a backend from a connection of its own and waits until it is gone.
@@ -213,6 +209,29 @@ TEST_F(PgPoolTest, UniqueViolationCarriesItsSqlState) {
   });
   EXPECT_EQ(status.code(), absl::StatusCode::kInternal);
   EXPECT_EQ(SqlStateOf(status), "23505");
+  EXPECT_TRUE(IsUniqueViolation(status));
+  EXPECT_TRUE(IsDataError(status));
+}
+
+TEST_F(PgPoolTest, RunReturningGivesTheWorksValueOrItsError) {
+  PgPool pool(Settings(1), nullptr);
+  const absl::StatusOr<std::string> value =
+      pool.RunReturning([](pqxx::connection& connection) -> absl::StatusOr<std::string> {
+        pqxx::nontransaction tx(connection);
+        return tx.exec1("SELECT 'kahve'")[0].as<std::string>();
+      });
+  EXPECT_EQ(value.value_or(""), "kahve");
+  const absl::StatusOr<int> refused = pool.RunReturning(
+      [](pqxx::connection&) -> absl::StatusOr<int> { return absl::NotFoundError("no such row"); });
+  EXPECT_EQ(refused.status(), absl::NotFoundError("no such row"));
+  const absl::StatusOr<int> thrown =
+      pool.RunReturning([](pqxx::connection& connection) -> absl::StatusOr<int> {
+        pqxx::nontransaction tx(connection);
+        return tx.exec1("SELECT * FROM no_such_table")[0].as<int>();
+      });
+  EXPECT_EQ(thrown.status().code(), absl::StatusCode::kInternal) << thrown.status();
+  EXPECT_EQ(SqlStateOf(thrown.status()), "42P01");
+  EXPECT_TRUE(pool.Run(SelectOne).ok());
 }
 
 TEST_F(PgPoolTest, ExceptionFromTheWorkIsInternal) {
