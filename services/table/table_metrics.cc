@@ -30,21 +30,6 @@ const prometheus::Histogram::BucketBoundaries& ScoreBuckets() {
   return *buckets;
 }
 
-const char* PracticeKindLabel(v1::PracticeChange::Kind kind) {
-  switch (kind) {
-    case v1::PracticeChange::PAUSED:
-      return "pause";
-    case v1::PracticeChange::RESUMED:
-      return "resume";
-    case v1::PracticeChange::UNDONE:
-      return "undo";
-    case v1::PracticeChange::REDONE:
-      return "redo";
-    default:
-      return "other";
-  }
-}
-
 }  // namespace
 
 std::string_view GameMode(bool practice, const v1::Result& result) {
@@ -174,7 +159,7 @@ void TableMetrics::CountEntry(const std::string& ruleset, const AppliedEntry& ap
       resignations.Add({{"ruleset", ruleset}}).Increment();
     }
   } else if (entry.has_practice()) {
-    practice_changes.Add({{"kind", PracticeKindLabel(entry.practice().kind())}}).Increment();
+    practice_changes.Add({{"kind", PracticeKindName(entry.practice().kind())}}).Increment();
   }
 }
 

@@ -100,6 +100,10 @@ struct SeatOutcome {
   bool mostly_bot_played() const { return bot_moves > human_moves; }
 };
 
+// A practice change's kind as a verb: "pause", "resume", "undo" or "redo"; "" for no kind (in
+// messages, and as the kind label of kahve_practice_changes_total).
+const char* PracticeKindName(v1::PracticeChange::Kind kind);
+
 class TableSession {
  public:
   // A table from its creation entry (seq 0): checks every field and names the first wrong one in

@@ -10,9 +10,8 @@
 #include "services/table/table_session.h"
 
 namespace kahve::table {
-namespace {
 
-const char* KindName(v1::PracticeChange::Kind kind) {
+const char* PracticeKindName(v1::PracticeChange::Kind kind) {
   switch (kind) {
     case v1::PracticeChange::PAUSED:
       return "pause";
@@ -26,8 +25,6 @@ const char* KindName(v1::PracticeChange::Kind kind) {
       return "";
   }
 }
-
-}  // namespace
 
 v1::PracticeState TableSession::PracticeState() const {
   v1::PracticeState state;
@@ -78,7 +75,7 @@ absl::StatusOr<AppliedEntry> TableSession::ApplyPractice(const v1::TableLogEntry
   if (change.has_view() || change.has_state() || change.to_act_size() > 0) {
     return absl::InvalidArgumentError("practice: view, state and to_act are not logged");
   }
-  const char* name = KindName(change.kind());
+  const char* name = PracticeKindName(change.kind());
   if (*name == '\0') {
     return absl::InvalidArgumentError("practice.kind: must be PAUSED, RESUMED, UNDONE or REDONE");
   }
