@@ -8,11 +8,15 @@
 #include "absl/status/statusor.h"
 #include "engine/core/game.h"
 #include "engine/core/ruleset_text.h"
+#include "engine/core/seating.h"
 #include "engine/core/simulation.h"
 
 namespace kahve::engine {
 
-// One ruleset: its id (as in RULES.md), how to start a game, how to simulate many.
+// One ruleset: its id (as in RULES.md), how to start a game, how to simulate many, and what
+// matchmaking and tools need to know of its settings, so that no switch on rulesets is needed
+// outside engine/ (docs/engine.md, section 4). The engine's `new_game` stays the one judge of
+// settings: player ranges are checked there alone.
 struct Ruleset {
   std::string_view id;
   v1::GameSettings::RulesetCase settings_case;
@@ -27,6 +31,18 @@ struct Ruleset {
   // Writes each default into the optional settings fields left unset (the ruleset's oneof of
   // `settings` must be the one set), so settings that mean the same game compare equal.
   void (*fill_defaults)(v1::GameSettings& settings);
+  // The seats settings with defaults filled in ask for, and the fewest `with_players` may shrink
+  // them to.
+  Seating (*seating)(const v1::GameSettings& settings);
+  // Rewrites filled settings for a table of `players` seats (seating's min..preferred); null when
+  // the table size never shrinks (seating's min equals preferred).
+  void (*with_players)(v1::GameSettings& settings, int players);
+  // The bool field of the ruleset's settings message that plays 2v2, partners opposite (seats 0
+  // and 2 against 1 and 3): a TEAMS queue turns it on, a SOLO queue off. Empty: no partnerships.
+  std::string_view partnership_setting;
+  // Writes what a bot simulation needs beyond the defaults, before `kahve sim` writes its flags;
+  // null when the defaults serve.
+  void (*fill_sim_defaults)(v1::GameSettings& settings);
   // Its messages in words, for transcripts (engine/core/transcript.h): the ruleset's knowledge
   // of how to say a move, an event or a view stays in its folder.
   const RulesetText* text;

@@ -330,6 +330,14 @@ void FillDefaults(v1::GameSettings& settings) {
   if (!dice.has_dice_per_player()) dice.set_dice_per_player(defaults.dice_per_player);
 }
 
+Seating SeatingOf(const v1::GameSettings& settings) {
+  return Seating{.preferred = settings.liars_dice().players(), .min = kMinPlayers};
+}
+
+void WithPlayers(v1::GameSettings& settings, int players) {
+  settings.mutable_liars_dice()->set_players(players);
+}
+
 absl::StatusOr<Preset> PresetFromProto(const v1::LiarsDicePreset& proto, const Settings& settings) {
   Preset preset;
   if (proto.has_first_bidder()) {

@@ -7,6 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "engine/core/game.h"
+#include "engine/core/seating.h"
 #include "engine/liars_dice/liars_dice.h"
 
 namespace kahve::engine::liars_dice {
@@ -15,6 +16,11 @@ namespace kahve::engine::liars_dice {
 absl::StatusOr<Settings> SettingsFromProto(const v1::LiarsDiceSettings& proto);
 // Writes the default into every optional field `settings.liars_dice` leaves unset.
 void FillDefaults(v1::GameSettings& settings);
+// The settings' `players`; any number from kMinPlayers up makes a game, so a table may start
+// smaller after a wait.
+Seating SeatingOf(const v1::GameSettings& settings);
+// Sets `players`: a table that started smaller than the settings asked.
+void WithPlayers(v1::GameSettings& settings, int players);
 // The preset of a deal, checked against the settings.
 absl::StatusOr<Preset> PresetFromProto(const v1::LiarsDicePreset& proto, const Settings& settings);
 

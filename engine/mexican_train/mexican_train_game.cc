@@ -358,6 +358,11 @@ void FillDefaults(v1::GameSettings& settings) {
   if (!train.has_players()) train.set_players(Settings{}.players);
 }
 
+Seating SeatingOf(const v1::GameSettings& settings) {
+  const int players = settings.mexican_train().players();
+  return Seating{.preferred = players, .min = players};
+}
+
 absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings,
                                               const v1::Deal& deal) {
   KAHVE_ASSIGN_OR_RETURN(const Settings typed, SettingsFromProto(settings.mexican_train()));

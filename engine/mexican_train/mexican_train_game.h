@@ -7,12 +7,15 @@
 
 #include "absl/status/statusor.h"
 #include "engine/core/game.h"
+#include "engine/core/seating.h"
 #include "engine/core/simulation.h"
 
 namespace kahve::engine::mexican_train {
 
 // Writes the default into every optional field `settings.mexican_train` leaves unset.
 void FillDefaults(v1::GameSettings& settings);
+// The settings' `players`, never fewer: hand sizes follow the number of players.
+Seating SeatingOf(const v1::GameSettings& settings);
 
 // InvalidArgument for bad settings or preset.
 absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings,

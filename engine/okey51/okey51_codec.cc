@@ -24,6 +24,10 @@ void FillDefaults(v1::GameSettings& settings) {
   if (!okey.has_deals()) okey.set_deals(Settings{}.deals);
 }
 
+Seating SeatingOf(const v1::GameSettings& /*settings*/) {
+  return Seating{.preferred = kPlayers, .min = kPlayers};
+}
+
 v1::Okey51Settings SettingsToProto(const Settings& settings) {
   v1::Okey51Settings proto;
   proto.set_teams(settings.teams);

@@ -8,6 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "engine/core/game.h"
+#include "engine/core/seating.h"
 #include "engine/core/simulation.h"
 #include "engine/okey51/okey51.h"
 
@@ -17,6 +18,8 @@ namespace kahve::engine::okey51 {
 absl::StatusOr<Settings> SettingsFromProto(const v1::Okey51Settings& proto);
 // Writes the default into every optional field `settings.okey51` leaves unset.
 void FillDefaults(v1::GameSettings& settings);
+// Four seats, always.
+Seating SeatingOf(const v1::GameSettings& settings);
 v1::Okey51Settings SettingsToProto(const Settings& settings);
 
 // An okey51 game behind the engine interface. InvalidArgument for bad settings or preset.

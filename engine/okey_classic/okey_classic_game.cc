@@ -331,6 +331,12 @@ void FillDefaults(v1::GameSettings& settings) {
   if (!okey.has_players()) okey.set_players(Settings{}.players);
 }
 
+Seating SeatingOf(const v1::GameSettings& settings) {
+  return Seating{.preferred = settings.okey().players(), .min = settings.okey().players()};
+}
+
+void FillSimDefaults(v1::GameSettings& settings) { settings.mutable_okey()->set_max_deals(10); }
+
 absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings,
                                               const v1::Deal& deal) {
   KAHVE_ASSIGN_OR_RETURN(const Settings typed, SettingsFromProto(settings.okey()));

@@ -7,6 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "engine/core/game.h"
+#include "engine/core/seating.h"
 #include "engine/core/simulation.h"
 #include "engine/okey_classic/okey_classic.h"
 
@@ -16,6 +17,11 @@ namespace kahve::engine::okey_classic {
 absl::StatusOr<Settings> SettingsFromProto(const v1::OkeySettings& proto);
 // Writes the default into every optional field `settings.okey` leaves unset.
 void FillDefaults(v1::GameSettings& settings);
+// The settings' `players`, never fewer: 2, 3 and 4 players play different games.
+Seating SeatingOf(const v1::GameSettings& settings);
+// Stops a simulation after 10 deals: a game ends when a score reaches 0, which bots that seldom
+// win may never bring about.
+void FillSimDefaults(v1::GameSettings& settings);
 
 // A classic okey game. InvalidArgument for bad settings or preset.
 absl::StatusOr<std::unique_ptr<Game>> NewGame(const v1::GameSettings& settings,

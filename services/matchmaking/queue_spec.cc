@@ -14,73 +14,35 @@
 namespace kahve::matchmaking {
 namespace {
 
-// What matchmaking needs to know of a ruleset beyond what the engine checks.
-struct RulesetProfile {
-  // Whether the ruleset plays in partnerships (2v2).
-  bool has_partners = false;
-  // Whether its tables may seat bots.
-  bool bots = false;
-};
-
-// Fills in the engine's defaults (so settings leaving `players` unset and settings asking for
-// the default are one queue) and returns the ruleset's profile and table sizes.
-absl::StatusOr<RulesetProfile> Normalize(const engine::Ruleset& ruleset,
-                                         v1::GameSettings& settings, int* preferred,
-                                         int* min_seats) {
-  ruleset.fill_defaults(settings);
-  switch (settings.ruleset_case()) {
-    case v1::GameSettings::kLiarsDice: {
-      const v1::LiarsDiceSettings& dice = settings.liars_dice();
-      *preferred = dice.players();
-      // Any number of players from 2 up makes a game, so a long wait may start a smaller table.
-      *min_seats = 2;
-      return RulesetProfile{.has_partners = false, .bots = true};
-    }
-    case v1::GameSettings::kOkey: {
-      const v1::OkeySettings& okey = settings.okey();
-      // The table size the settings ask for, never smaller: 2, 3 or 4 players play different games.
-      *preferred = okey.players();
-      *min_seats = okey.players();
-      return RulesetProfile{.has_partners = true, .bots = true};
-    }
-    case v1::GameSettings::kOkey51: {
-      // Four seats, always.
-      *preferred = 4;
-      *min_seats = 4;
-      return RulesetProfile{.has_partners = true, .bots = true};
-    }
-    case v1::GameSettings::kOkey101: {
-      *preferred = 4;
-      *min_seats = 4;
-      return RulesetProfile{.has_partners = true, .bots = true};
-    }
-    case v1::GameSettings::kMexicanTrain: {
-      const v1::MexicanTrainSettings& train = settings.mexican_train();
-      // The table size the settings ask for: hand sizes follow the number of players.
-      *preferred = train.players();
-      *min_seats = train.players();
-      return RulesetProfile{.has_partners = false, .bots = true};
-    }
-    default:
-      return absl::InvalidArgumentError("settings: no ruleset set");
-  }
-}
-
-// The queue's mode decides a partnership; a settings flag asking for one must not disagree.
-absl::Status FollowsTheQueue(bool asks_for_partners, bool teams, std::string_view field) {
-  if (asks_for_partners && !teams) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        std::string(field), ": queue with teams to play partners (the flag follows the queue)"));
-  }
-  return absl::OkStatus();
-}
-
 using google::protobuf::FieldDescriptor;
 using google::protobuf::Message;
 
 // The field of GameSettings that is set (its oneof case is its field number).
 const FieldDescriptor* RulesetField(const v1::GameSettings& settings) {
   return v1::GameSettings::descriptor()->FindFieldByNumber(settings.ruleset_case());
+}
+
+// The queue's mode decides a partnership: the ruleset's partnership field (registry) follows it,
+// and settings asking for partners in a SOLO queue disagree with it.
+absl::Status FollowTheQueue(const engine::Ruleset& ruleset, bool teams,
+                            v1::GameSettings& settings) {
+  if (ruleset.partnership_setting.empty()) return absl::OkStatus();
+  const FieldDescriptor* field = RulesetField(settings);
+  Message& chosen = *settings.GetReflection()->MutableMessage(&settings, field);
+  const FieldDescriptor* partnership =
+      chosen.GetDescriptor()->FindFieldByName(std::string(ruleset.partnership_setting));
+  if (partnership == nullptr || partnership->cpp_type() != FieldDescriptor::CPPTYPE_BOOL) {
+    return absl::InternalError(absl::StrCat("registry: ", std::string(ruleset.id),
+                                            " has no bool setting ",
+                                            std::string(ruleset.partnership_setting)));
+  }
+  if (chosen.GetReflection()->GetBool(chosen, partnership) && !teams) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("settings.", field->name(), ".", partnership->name(),
+                     ": queue with teams to play partners (the flag follows the queue)"));
+  }
+  chosen.GetReflection()->SetBool(&chosen, partnership, teams);
+  return absl::OkStatus();
 }
 
 // `settings` with nothing but the ruleset's queueable fields, or InvalidArgument naming the first
@@ -142,15 +104,20 @@ absl::StatusOr<std::string> KeyOf(const QueueSpec& spec, const engine::Ruleset& 
 }  // namespace
 
 absl::StatusOr<QueueSpec> QueueSpecFor(const v1::GameSettings& settings, bool teams) {
-  auto ruleset = engine::RulesetOf(settings);
-  if (!ruleset.ok()) return absl::InvalidArgumentError("settings: no ruleset set");
+  auto found = engine::RulesetOf(settings);
+  if (!found.ok()) return absl::InvalidArgumentError("settings: no ruleset set");
+  const engine::Ruleset& ruleset = **found;
   QueueSpec spec;
-  KAHVE_ASSIGN_OR_RETURN(spec.settings, QueueableOnly(settings, **ruleset));
-  auto profile = Normalize(**ruleset, spec.settings, &spec.preferred_seats, &spec.min_seats);
-  if (!profile.ok()) return profile.status();
-  spec.ruleset = std::string((*ruleset)->id);
+  KAHVE_ASSIGN_OR_RETURN(spec.settings, QueueableOnly(settings, ruleset));
+  // Defaults filled in, so settings leaving `players` unset and settings asking for the default
+  // are one queue.
+  ruleset.fill_defaults(spec.settings);
+  const engine::Seating seating = ruleset.seating(spec.settings);
+  spec.preferred_seats = seating.preferred;
+  spec.min_seats = seating.min;
+  spec.ruleset = std::string(ruleset.id);
   if (teams) {
-    if (!profile->has_partners) {
+    if (ruleset.partnership_setting.empty()) {
       return absl::InvalidArgumentError(
           absl::StrCat("teams: ", spec.ruleset, " has no partners; queue without teams"));
     }
@@ -160,23 +127,10 @@ absl::StatusOr<QueueSpec> QueueSpecFor(const v1::GameSettings& settings, bool te
     // Partnerships need every seat: a table never shrinks.
     spec.min_seats = 4;
   }
-  if (spec.settings.has_okey()) {
-    KAHVE_RETURN_IF_ERROR(
-        FollowsTheQueue(spec.settings.okey().partners(), teams, "settings.okey.partners"));
-    spec.settings.mutable_okey()->set_partners(teams);
-  }
-  if (spec.settings.has_okey51()) {
-    KAHVE_RETURN_IF_ERROR(
-        FollowsTheQueue(spec.settings.okey51().teams(), teams, "settings.okey51.teams"));
-    spec.settings.mutable_okey51()->set_teams(teams);
-  }
-  if (spec.settings.has_okey101()) {
-    KAHVE_RETURN_IF_ERROR(
-        FollowsTheQueue(spec.settings.okey101().teams(), teams, "settings.okey101.teams"));
-    spec.settings.mutable_okey101()->set_teams(teams);
-  }
-  // The engine is the judge of valid settings: a game that cannot be dealt cannot be queued for.
-  // Judged after the mode has set the partnership flags (okey: no elimination with partners).
+  KAHVE_RETURN_IF_ERROR(FollowTheQueue(ruleset, teams, spec.settings));
+  // The engine is the judge of valid settings (player ranges included): a game that cannot be
+  // dealt cannot be queued for. Judged after the mode has set the partnership flag (okey: no
+  // elimination with partners).
   v1::Deal deal;
   deal.set_seed(1);
   auto game = engine::NewGame(spec.settings, deal);
@@ -185,8 +139,9 @@ absl::StatusOr<QueueSpec> QueueSpecFor(const v1::GameSettings& settings, bool te
   }
   spec.teams = teams;
   spec.mode = teams ? v1::TEAMS : v1::SOLO;
-  spec.bots_allowed = profile->bots;
-  KAHVE_ASSIGN_OR_RETURN(spec.key, KeyOf(spec, **ruleset));
+  // A ruleset with bots may give them the seats left empty.
+  spec.bots_allowed = !(*game)->BotKinds().empty();
+  KAHVE_ASSIGN_OR_RETURN(spec.key, KeyOf(spec, ruleset));
   return spec;
 }
 
@@ -200,7 +155,13 @@ const char* ModeOfKey(const std::string& key) {
 
 v1::GameSettings SettingsForSeats(const QueueSpec& spec, int seats) {
   v1::GameSettings settings = spec.settings;
-  if (settings.has_liars_dice()) settings.mutable_liars_dice()->set_players(seats);
+  if (seats == spec.preferred_seats) return settings;
+  // A table smaller than preferred forms only where min_seats allows it, which the registry
+  // allows only with a `with_players`.
+  auto ruleset = engine::RulesetOf(settings);
+  if (ruleset.ok() && (*ruleset)->with_players != nullptr) {
+    (*ruleset)->with_players(settings, seats);
+  }
   return settings;
 }
 

@@ -2,8 +2,8 @@
 #define KAHVE_SERVICES_MATCHMAKING_QUEUE_SPEC_H_
 
 // What a queue is: the ruleset, the normalized settings and the mode that tickets ask for, and
-// what the ruleset allows for tables formed from it (sizes, partners, bots). Rulesets differ only
-// in the small profile QueueSpecFor looks up, so the rest of matchmaking stays generic.
+// what the ruleset allows for tables formed from it (sizes, partners, bots). What differs between
+// rulesets comes from the engine's registry (engine/core/registry.h), so matchmaking names none.
 
 #include <string>
 

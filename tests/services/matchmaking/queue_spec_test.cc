@@ -118,6 +118,54 @@ TEST(MatchmakingQueueSpecTest, SettingsAreJudgedAsTheTableWillGetThem) {
             absl::StatusCode::kInvalidArgument);
 }
 
+// Table sizes, partnerships and bots come from the engine's registry (issue 21); these are the
+// values matchmaking had before it named no ruleset.
+TEST(MatchmakingQueueSpecTest, TablesAreSizedAsEachRulesetSays) {
+  v1::GameSettings dice;
+  dice.mutable_liars_dice()->set_players(5);
+  const absl::StatusOr<QueueSpec> liars = QueueSpecFor(dice, false);
+  ASSERT_TRUE(liars.ok()) << liars.status();
+  EXPECT_EQ(liars->preferred_seats, 5);
+  EXPECT_EQ(liars->min_seats, 2) << "a long wait may start a smaller Liar's dice table";
+  EXPECT_TRUE(liars->bots_allowed);
+  EXPECT_EQ(SettingsForSeats(*liars, 3).liars_dice().players(), 3);
+  EXPECT_EQ(SettingsForSeats(*liars, 5).liars_dice().players(), 5);
+
+  v1::GameSettings three;
+  three.mutable_okey()->set_players(3);
+  const absl::StatusOr<QueueSpec> okey = QueueSpecFor(three, false);
+  ASSERT_TRUE(okey.ok()) << okey.status();
+  EXPECT_EQ(okey->preferred_seats, 3);
+  EXPECT_EQ(okey->min_seats, 3);
+  EXPECT_TRUE(okey->bots_allowed);
+  EXPECT_EQ(SettingsForSeats(*okey, 3).SerializeAsString(), okey->settings.SerializeAsString());
+
+  v1::GameSettings train;
+  train.mutable_mexican_train()->set_players(6);
+  const absl::StatusOr<QueueSpec> mexican = QueueSpecFor(train, false);
+  ASSERT_TRUE(mexican.ok()) << mexican.status();
+  EXPECT_EQ(mexican->preferred_seats, 6);
+  EXPECT_EQ(mexican->min_seats, 6);
+
+  for (const bool teams : {false, true}) {
+    v1::GameSettings okey51;
+    okey51.mutable_okey51();
+    const absl::StatusOr<QueueSpec> spec = QueueSpecFor(okey51, teams);
+    ASSERT_TRUE(spec.ok()) << spec.status();
+    EXPECT_EQ(spec->preferred_seats, 4);
+    EXPECT_EQ(spec->min_seats, 4);
+    EXPECT_EQ(spec->settings.okey51().teams(), teams) << "the flag follows the queue";
+  }
+  EXPECT_EQ(QueueSpecFor(dice, /*teams=*/true).status().message(),
+            "teams: liars_dice has no partners; queue without teams");
+  EXPECT_EQ(QueueSpecFor(train, /*teams=*/true).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  v1::GameSettings partners;
+  partners.mutable_okey101()->set_teams(true);
+  EXPECT_THAT(std::string(QueueSpecFor(partners, /*teams=*/false).status().message()),
+              StartsWith("settings.okey101.teams: queue with teams"));
+}
+
 TEST(MatchmakingQueueSpecTest, TheRegistryListsScalarSettingsOfEachRuleset) {
   for (const engine::Ruleset& ruleset : engine::Rulesets()) {
     const google::protobuf::FieldDescriptor* field =
