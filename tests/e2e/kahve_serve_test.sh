@@ -31,19 +31,8 @@ export KAHVE_JWT_HS256_SECRET="e2e-secret-0123456789abcdef0123456789"
 refuses "no ruleset \"chess\"" demo --rulesets liars_dice,chess
 refuses "unexpected argument \"now\"" demo now
 
-psql "$admin_url" -qc "CREATE DATABASE $database" >/dev/null
-export KAHVE_DATABASE="${admin_url%/*}/$database"
-"$cli" migrate >/dev/null
-"$cli" serve --all --port 0 --metrics_port 0 --host 127.0.0.1 --drain_seconds 1 \
-  --host_id e2e-serve --pass_interval_ms 100 >"$work/log" 2>&1 &
-pid=$!
-for _ in $(seq 200); do
-  grep -q '"msg":"kahve serve ready"' "$work/log" && break
-  kill -0 "$pid" 2>/dev/null || fail "kahve serve exited at start"
-  sleep 0.05
-done
-grep -q '"msg":"kahve serve ready"' "$work/log" || fail "kahve serve did not start"
-port_of() { sed -n "s/.*\"msg\":\"$1 serving\".*\"port\":\([0-9]*\).*/\1/p" "$work/log"; }
+source "$(dirname "$0")/../support/serve_all.sh"
+start_serve_all e2e-serve
 rating_port="$(port_of kahve-rating)"
 mm_port="$(port_of kahve-matchmaking)"
 [ -n "$(port_of kahve-table)" ] || fail "no kahve-table in the process"

@@ -19,19 +19,8 @@ trap 'kill "${scraper:-}" "${pid:-}" 2>/dev/null || true; wait 2>/dev/null || tr
 fail() { echo "FAIL: $*"; tail -n 20 "$work/log" 2>/dev/null || true; exit 1; }
 
 export KAHVE_JWT_HS256_SECRET="monitoring-secret-0123456789abcdef0123456789"
-psql "$admin_url" -qc "CREATE DATABASE $database" >/dev/null
-export KAHVE_DATABASE="${admin_url%/*}/$database"
-"$cli" migrate >/dev/null
-"$cli" serve --all --port 0 --metrics_port 0 --host 127.0.0.1 --drain_seconds 1 \
-  --host_id monitoring --pass_interval_ms 100 >"$work/log" 2>&1 &
-pid=$!
-for _ in $(seq 200); do
-  grep -q '"msg":"kahve serve ready"' "$work/log" && break
-  kill -0 "$pid" 2>/dev/null || fail "kahve serve exited at start"
-  sleep 0.05
-done
-grep -q '"msg":"kahve serve ready"' "$work/log" || fail "kahve serve did not start"
-port_of() { sed -n "s/.*\"msg\":\"$1 serving\".*\"port\":\([0-9]*\).*/\1/p" "$work/log"; }
+source "$here/../support/serve_all.sh"
+start_serve_all monitoring
 mapfile -t metrics_ports < <(sed -n 's/.*"msg":"server started".*"metrics_port":\([0-9]*\).*/\1/p' "$work/log")
 [ "${#metrics_ports[@]}" -eq 3 ] || fail "expected 3 metrics ports, found: ${metrics_ports[*]}"
 
