@@ -46,6 +46,7 @@ EventLog::EventLog(EventLogSettings settings, common::PgPool& pool, prometheus::
         .retry_initial_backoff = settings_.retry_initial_backoff,
         .retry_max_backoff = settings_.retry_max_backoff,
         .stop_flush_timeout = settings_.shutdown_flush_timeout,
+        .clock = settings_.clock,
         .commit_seconds = &commit_seconds,
         .batch_size = &batch_size,
     }));

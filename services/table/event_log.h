@@ -17,6 +17,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "services/common/clock.h"
 #include "services/common/pg_pool.h"
 #include "services/table/log_batch.h"
 #include "services/table/table_store_types.h"
@@ -44,6 +45,8 @@ struct EventLogSettings {
   absl::Duration retry_max_backoff = absl::Seconds(1);
   // How long Shutdown keeps retrying while the database is away before failing what is left.
   absl::Duration shutdown_flush_timeout = absl::Seconds(10);
+  // What the retries' backoff and the shutdown flush timeout wait on. Not owned.
+  common::Clock* clock = common::RealClock();
 };
 
 class EventLog {

@@ -57,7 +57,7 @@ void LogWriter::BeginStop() {
   absl::MutexLock lock(&mu_);
   if (stopping_) return;
   stopping_ = true;
-  flush_deadline_ = absl::Now() + settings_.stop_flush_timeout;
+  flush_deadline_ = settings_.clock->Now() + settings_.stop_flush_timeout;
 }
 
 void LogWriter::Stop() {
@@ -151,7 +151,7 @@ std::vector<absl::Status> LogWriter::Commit(absl::Span<const LogWrite> batch) {
           "the event log shut down before the database came back: ", tried.status.message()));
       return std::vector<absl::Status>(batch.size(), gave_up);
     }
-    absl::SleepFor(backoff);
+    settings_.clock->SleepFor(backoff);
     backoff = std::min(backoff * 2, settings_.retry_max_backoff);
   }
 }
@@ -190,7 +190,7 @@ LogWriter::Attempt LogWriter::TryCommit(absl::Span<const LogWrite> batch,
 
 bool LogWriter::FlushTimedOut() const {
   absl::MutexLock lock(&mu_);
-  return stopping_ && absl::Now() >= flush_deadline_;
+  return stopping_ && settings_.clock->Now() >= flush_deadline_;
 }
 
 }  // namespace kahve::table

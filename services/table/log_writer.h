@@ -21,6 +21,7 @@
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "pqxx/pqxx"
+#include "services/common/clock.h"
 #include "services/table/log_batch.h"
 
 namespace prometheus {
@@ -40,6 +41,9 @@ struct LogWriterSettings {
   // After Stop, how long a database that is away may delay the flush before the remaining writes
   // fail with Unavailable (the process is going down; waiting forever would hang it).
   absl::Duration stop_flush_timeout = absl::Seconds(10);
+  // What the backoff and the flush timeout wait on (commit_seconds stays on real time: it
+  // measures the database, not the game). Not owned.
+  common::Clock* clock = common::RealClock();
   prometheus::Histogram* commit_seconds = nullptr;
   prometheus::Histogram* batch_size = nullptr;
 };

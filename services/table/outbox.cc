@@ -105,11 +105,12 @@ absl::Duration Outbox::BackoffAfter(int failures) {
 }
 
 OutboxRelay::OutboxRelay(Outbox& outbox, Outbox::Send send, absl::Duration interval,
-                         int batch_limit)
+                         int batch_limit, common::Clock* clock)
     : outbox_(outbox),
       send_(std::move(send)),
       interval_(interval),
-      batch_limit_(std::max(1, batch_limit)) {
+      batch_limit_(std::max(1, batch_limit)),
+      clock_(clock) {
   absl::MutexLock lock(&join_mu_);
   thread_ = std::thread([this] { Run(); });
 }
@@ -124,7 +125,7 @@ void OutboxRelay::Stop() {
 
 void OutboxRelay::Run() {
   absl::Duration wait = absl::ZeroDuration();
-  while (!stop_.WaitForNotificationWithTimeout(wait)) {
+  while (!clock_->WaitForNotificationWithTimeout(stop_, wait)) {
     int picked = 0;
     const absl::Status delivered = outbox_.DeliverPending(send_, batch_limit_, &picked);
     if (!delivered.ok()) {

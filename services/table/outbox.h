@@ -19,6 +19,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
+#include "services/common/clock.h"
 #include "services/common/pg_pool.h"
 
 namespace prometheus {
@@ -67,12 +68,13 @@ class Outbox {
   absl::BitGen random_ ABSL_GUARDED_BY(random_mu_);
 };
 
-// A thread that delivers the outbox every `interval` (at once again after a full pass) until
-// stopped, and keeps kahve_outbox_pending current.
+// A thread that delivers the outbox every `interval` of `clock` (at once again after a full pass)
+// until stopped, and keeps kahve_outbox_pending current. A row's retry backoff is the database's
+// time (next_attempt_us against its now()), shared by every host, not `clock`'s.
 class OutboxRelay {
  public:
   OutboxRelay(Outbox& outbox, Outbox::Send send, absl::Duration interval = absl::Milliseconds(200),
-              int batch_limit = 32);
+              int batch_limit = 32, common::Clock* clock = common::RealClock());
   // Stop().
   ~OutboxRelay();
   OutboxRelay(const OutboxRelay&) = delete;
@@ -88,6 +90,7 @@ class OutboxRelay {
   const Outbox::Send send_;
   const absl::Duration interval_;
   const int batch_limit_;
+  common::Clock* const clock_;
   absl::Notification stop_;
   absl::Mutex join_mu_;
   std::thread thread_ ABSL_GUARDED_BY(join_mu_);

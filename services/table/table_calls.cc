@@ -67,7 +67,7 @@ void TableHost::Play(const common::Identity& caller, const v1::PlayRequest& requ
     PlayResult result = table->session->Play(
         *seat, request.move(), request.request_id(),
         request.has_expected_seq() ? std::optional<uint64_t>(request.expected_seq()) : std::nullopt,
-        request.dry_run(), absl::Now());
+        request.dry_run(), clock_->Now());
     if (!request.dry_run() && !result.duplicate) {
       metrics_->moves.Add({{"ruleset", table->ruleset}, {"outcome", Outcome(result)}}).Increment();
     }
@@ -92,6 +92,7 @@ void TableHost::Play(const common::Identity& caller, const v1::PlayRequest& requ
     if (result.applied.has_value()) {
       Persist(table, *result.applied, [this, received, done, response](absl::Status status) {
         if (status.ok()) {
+          // Real time, like `received`: the histogram measures the machine, not the game.
           metrics_->move_seconds.Observe(absl::ToDoubleSeconds(absl::Now() - received));
         }
         done(status, status.ok() ? response : v1::PlayResponse(), std::nullopt);
@@ -108,8 +109,9 @@ void TableHost::Resign(const common::Identity& caller, const v1::ResignRequest& 
                        std::function<void(absl::StatusOr<v1::ResignResponse>)> done) {
   ChangeForSeat<v1::ResignResponse>(
       caller, request.table_id(), request.seat_token(),
-      [](TableSession& session, int seat) -> absl::StatusOr<SeatChangeAnswer<v1::ResignResponse>> {
-        auto resigned = session.Resign(seat, absl::Now());
+      [clock = clock_](TableSession& session,
+                       int seat) -> absl::StatusOr<SeatChangeAnswer<v1::ResignResponse>> {
+        auto resigned = session.Resign(seat, clock->Now());
         if (!resigned.ok()) return resigned.status();
         SeatChangeAnswer<v1::ResignResponse> answer;
         answer.applied = std::move(resigned->applied);
@@ -205,7 +207,8 @@ absl::Status TableHost::Connect(const common::Identity& caller, const v1::Connec
     stream->with_view = request.with_view();
     table->streams.push_back(stream);
     metrics_->streams_active.Increment();
-    if (auto back = table->session->StreamOpened(stream->seat(), stream->with_view, absl::Now())) {
+    const absl::Time now = clock_->Now();
+    if (auto back = table->session->StreamOpened(stream->seat(), stream->with_view, now)) {
       Persist(table, *back, nullptr);
     }
     WhenDurable(table, [this, table, stream]()
@@ -250,7 +253,7 @@ void TableHost::Disconnect(const std::string& table_id, UpdateStream* stream) {
     if (found == streams.end()) return;
     streams.erase(found);
     metrics_->streams_active.Decrement();
-    table->session->StreamClosed(stream->seat(), stream->with_view, absl::Now());
+    table->session->StreamClosed(stream->seat(), stream->with_view, clock_->Now());
   }
   Reschedule(table);
 }

@@ -56,6 +56,7 @@ absl::StatusOr<std::unique_ptr<TableSession>> SessionFromLog(const StoredTable& 
 
 TableHost::TableHost(TableHostSettings settings, EventLog* log, TableMetrics* metrics)
     : settings_(std::move(settings)),
+      clock_(settings_.clock),
       log_(log),
       metrics_(metrics),
       stream_queue_budget_(settings_.max_stream_queued_bytes, settings_.max_streams_queued_bytes,
@@ -136,7 +137,7 @@ void TableHost::Forget(const std::string& table_id) {
 absl::Status TableHost::LoadUnfinished() {
   auto stored = log_->LoadUnfinished(log_->host_id());
   if (!stored.ok()) return stored.status();
-  const absl::Time now = absl::Now();
+  const absl::Time now = clock_->Now();
   for (const StoredTable& one : *stored) {
     const absl::Status adopted = AdoptStored(one, now);
     if (!adopted.ok()) return adopted;
@@ -180,7 +181,7 @@ absl::Status TableHost::AdoptFinished(const std::string& table_id) {
     // An unfinished table lives on its own host (or will be reloaded there).
     return absl::NotFoundError(absl::StrCat("no table ", table_id, " here"));
   }
-  return AdoptStored(*stored, absl::Now());
+  return AdoptStored(*stored, clock_->Now());
 }
 
 void TableHost::CreateTable(const v1::CreateTableRequest& request, bool admin, CreateDone done) {
@@ -240,7 +241,7 @@ void TableHost::OpenTable(const v1::CreateTableRequest& request, bool practice, 
     return;
   }
   v1::TableLogEntry entry;
-  const absl::Time now = absl::Now();
+  const absl::Time now = clock_->Now();
   *entry.mutable_at() = ToTimestamp(now);
   v1::TableCreated* created = entry.mutable_created();
   created->set_table_id(table_id);
@@ -422,13 +423,13 @@ void TableHost::Reschedule(const TablePtr& table) {
       // already) must not spin the clock thread.
       const absl::Time expiry = std::max(
           table->session->last_entry_at() + settings_.practice_idle_expiry,
-          std::min(next, absl::Now() + absl::Seconds(1)));
+          std::min(next, clock_->Now() + absl::Seconds(1)));
       next = std::min(next, expiry);
     }
     // A finished table is forgotten only once its last stream is gone; until then look again
     // later rather than at once (a past time would spin the clock thread).
     if (table->session->over() && !table->streams.empty()) {
-      next = std::max(next, absl::Now() + absl::Seconds(1));
+      next = std::max(next, clock_->Now() + absl::Seconds(1));
     }
     if (table->broken || next == table->scheduled_at) return;
     table->scheduled_at = next;
@@ -442,14 +443,14 @@ void TableHost::Reschedule(const TablePtr& table) {
 void TableHost::ClockLoop() {
   absl::MutexLock lock(&clock_mu_);
   while (!stopping_) {
-    const absl::Time now = absl::Now();
+    const absl::Time now = clock_->Now();
     if (wakeups_.empty() || wakeups_.top().first > now) {
       const absl::Time until = wakeups_.empty() ? now + absl::Seconds(1) : wakeups_.top().first;
       const uint64_t seen = wakeup_generation_;
       auto replan = [this, seen]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(clock_mu_) {
         return stopping_ || wakeup_generation_ != seen;
       };
-      clock_mu_.AwaitWithDeadline(absl::Condition(&replan), until);
+      clock_->AwaitWithDeadline(&clock_mu_, absl::Condition(&replan), until);
       continue;
     }
     auto [when, table_id] = wakeups_.top();
@@ -535,7 +536,8 @@ void TableHost::BeginShutdown() {
     absl::MutexLock lock(&clock_mu_);
     stopping_ = true;
   }
-  // What was accepted is committed before the streams end, so nothing sent is ever lost.
+  // What was accepted is committed before the streams end, so nothing sent is ever lost. Real
+  // time, not clock_: this waits on the database, and a simulated clock would never let it end.
   const absl::Time deadline = absl::Now() + absl::Seconds(30);
   while (log_->PendingWrites() > 0 && absl::Now() < deadline) absl::SleepFor(absl::Milliseconds(5));
   std::vector<TablePtr> tables;

@@ -31,6 +31,7 @@
 #include "kahve/v1/table.pb.h"
 #include "services/common/auth.h"
 #include "services/common/budget.h"
+#include "services/common/clock.h"
 #include "services/table/event_log.h"
 #include "services/table/table_metrics.h"
 #include "services/table/table_session.h"
@@ -55,6 +56,9 @@ struct TableHostSettings {
   // A practice table with no entry for this long is resigned for its player; the bots then play
   // it out, and it ends like any other (paused tables would otherwise live for ever).
   absl::Duration practice_idle_expiry = absl::Minutes(30);
+  // What turn clocks, away grace, lingering and practice expiry read and wait on (tests pass a
+  // simulated one). Not owned; outlives the host.
+  common::Clock* clock = common::RealClock();
 };
 
 class TableHost {
@@ -185,6 +189,7 @@ class TableHost {
   void ExpireIdlePractice(const TablePtr& table, absl::Time now);
 
   const TableHostSettings settings_;
+  common::Clock* const clock_;
   EventLog* log_;
   TableMetrics* metrics_;
 

@@ -122,9 +122,9 @@ void TableHost::Practice(const common::Identity& caller, const v1::PracticeReque
       request.has_expected_seq() ? std::optional<uint64_t>(request.expected_seq()) : std::nullopt;
   ChangeForSeat<v1::PracticeResponse>(
       caller, request.table_id(), request.seat_token(),
-      [kind, expected_seq](TableSession& session,
-                           int seat) -> absl::StatusOr<SeatChangeAnswer<v1::PracticeResponse>> {
-        auto changed = session.Practice(seat, kind, expected_seq, absl::Now());
+      [kind, expected_seq, clock = clock_](TableSession& session, int seat)
+          -> absl::StatusOr<SeatChangeAnswer<v1::PracticeResponse>> {
+        auto changed = session.Practice(seat, kind, expected_seq, clock->Now());
         if (!changed.ok()) return changed.status();
         SeatChangeAnswer<v1::PracticeResponse> answer;
         answer.applied = std::move(changed->applied);

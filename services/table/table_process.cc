@@ -12,6 +12,7 @@
 #include "absl/synchronization/notification.h"
 #include "kahve/v1/rating.grpc.pb.h"
 #include "services/common/auth.h"
+#include "services/common/clock.h"
 #include "services/common/logging.h"
 #include "services/common/metrics.h"
 #include "services/common/pg_pool.h"
@@ -58,7 +59,7 @@ std::string Hostname() {
   return name;
 }
 
-TableHostSettings HostSettingsFromFlags(const std::string& seat_key) {
+TableHostSettings HostSettingsFromFlags(const std::string& seat_key, common::Clock* clock) {
   return TableHostSettings{
       .seat_token_key = seat_key,
       .finished_linger = absl::Seconds(absl::GetFlag(FLAGS_finished_linger_seconds)),
@@ -66,7 +67,8 @@ TableHostSettings HostSettingsFromFlags(const std::string& seat_key) {
       .max_streams_queued_bytes = absl::GetFlag(FLAGS_max_streams_queued_bytes),
       .max_practice_tables_per_player = absl::GetFlag(FLAGS_max_practice_tables_per_player),
       .max_practice_tables = absl::GetFlag(FLAGS_max_practice_tables),
-      .practice_idle_expiry = absl::Seconds(absl::GetFlag(FLAGS_practice_idle_expiry_seconds))};
+      .practice_idle_expiry = absl::Seconds(absl::GetFlag(FLAGS_practice_idle_expiry_seconds)),
+      .clock = clock};
 }
 
 struct TableConfig {
@@ -75,6 +77,9 @@ struct TableConfig {
   std::string seat_key;
   std::string rating_bearer;
   std::string host_id;
+  // What every timer of the process reads and waits on: the host's clock, log retries, the
+  // outbox relay and the heartbeat.
+  common::Clock* clock = common::RealClock();
 };
 
 // Sends one finished match, as stored in the outbox, to the rating service.
@@ -99,10 +104,11 @@ class TableProcess final : public common::ServiceProcess {
         pool_(config_.pool, &metrics_.registry()),
         log_(EventLogSettings{.url = config_.pool.url,
                               .host_id = config_.host_id,
-                              .writers = std::max(1, absl::GetFlag(FLAGS_log_writers))},
+                              .writers = std::max(1, absl::GetFlag(FLAGS_log_writers)),
+                              .clock = config_.clock},
              pool_, metrics_.registry()),
         table_metrics_(metrics_.registry()),
-        host_(HostSettingsFromFlags(config_.seat_key), &log_, &table_metrics_),
+        host_(HostSettingsFromFlags(config_.seat_key, config_.clock), &log_, &table_metrics_),
         workers_(4),
         stream_budget_(common::StreamBudgetSettingsFromFlags(), &metrics_.budgets()),
         service_(&host_, config_.authenticator.get(), &workers_, &stream_budget_),
@@ -124,7 +130,8 @@ class TableProcess final : public common::ServiceProcess {
     relay_ = std::make_unique<OutboxRelay>(
         outbox_, [this](const std::string& match_id, const std::string& payload) {
           return SendToRating(*rating_, config_.rating_bearer, match_id, payload);
-        });
+        },
+        /*interval=*/absl::Milliseconds(200), /*batch_limit=*/32, config_.clock);
     heartbeat_ = std::thread([this] { Heartbeat(); });
     common::LogInfo(
         "kahve-table host",
@@ -160,7 +167,8 @@ class TableProcess final : public common::ServiceProcess {
       if (!beat.ok()) {
         common::LogWarning("heartbeat failed", {{"error", std::string(beat.message())}});
       }
-    } while (!draining && !stop_heartbeat_.WaitForNotificationWithTimeout(absl::Seconds(2)));
+    } while (!draining &&
+             !config_.clock->WaitForNotificationWithTimeout(stop_heartbeat_, absl::Seconds(2)));
   }
 
   TableConfig config_;

@@ -75,6 +75,7 @@ grpc::ServerWriteReactor<v1::TableUpdate>* TableService::Connect(
 grpc::ServerUnaryReactor* TableService::Play(grpc::CallbackServerContext* context,
                                              const v1::PlayRequest* request,
                                              v1::PlayResponse* response) {
+  // Real time, not the host's clock: it only times the call for the move_seconds histogram.
   const absl::Time received = absl::Now();
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, *request);

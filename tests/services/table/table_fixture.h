@@ -29,6 +29,7 @@
 #include "services/table/table_service.h"
 #include "tests/services/rating/rating_fixture.h"
 #include "tests/support/pg_test_env.h"
+#include "tests/support/simulated_clock.h"
 
 namespace kahve::table {
 
@@ -158,6 +159,9 @@ class TableServiceTest : public kahve::testing::PgTest {
   // The relay of the fixture's outbox, sending to rating_ when it is up.
   void StartRelay();
 
+  // Simulated time for tests that pass it to a server's settings (settings.clock); a member so
+  // that it outlives every server (TearDown stops them).
+  kahve::testing::SimulatedClock simulated_clock_;
   std::unique_ptr<TableServer> server_;
   absl::Mutex rating_mu_;
   std::unique_ptr<rating::RatingServer> rating_ ABSL_GUARDED_BY(rating_mu_);
