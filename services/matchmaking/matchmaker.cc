@@ -27,7 +27,7 @@ void Matchmaker::Start(std::function<void()> on_change) {
   thread_ = std::thread([this, on_change = std::move(on_change)] {
     do {
       if (RunOnce() > 0 && on_change) on_change();
-    } while (!stop_.WaitForNotificationWithTimeout(settings_.pass_interval));
+    } while (!settings_.clock->WaitForNotificationWithTimeout(stop_, settings_.pass_interval));
   });
 }
 
@@ -55,6 +55,7 @@ int Matchmaker::RunOnce() {
   for (const std::string& queue_key : active) {
     if (stop_.HasBeenNotified()) break;
     if (!locks_.Hold(queue_key)) continue;
+    // Real time, not settings_.clock: the histogram measures the machine, not the game.
     const auto start = std::chrono::steady_clock::now();
     changed += ProcessQueue(queue_key);
     metrics_->pass_seconds.Observe(
@@ -87,7 +88,7 @@ int Matchmaker::ProcessQueue(const std::string& queue_key) {
       changed += placed > 0 ? placed : GiveUpIfStuck(match);
     }
   }
-  const absl::Time now = absl::Now();
+  const absl::Time now = settings_.clock->Now();
   auto expired = store_->ExpireTickets(queue_key, now - settings_.ticket_ttl, now);
   if (expired.ok() && *expired > 0) {
     changed += *expired;
@@ -216,7 +217,8 @@ int Matchmaker::FormMatches(const std::string& queue_key, const std::vector<Queu
 }
 
 int Matchmaker::GiveUpIfStuck(const PendingMatch& match) {
-  if (absl::Now() - absl::FromUnixMicros(match.created_us) < settings_.placement_timeout) return 0;
+  const absl::Time now = settings_.clock->Now();
+  if (now - absl::FromUnixMicros(match.created_us) < settings_.placement_timeout) return 0;
   // A table that exists on a live host is only waiting for its assignments to be stored.
   auto holder = store_->HostHoldingMatch(match.match_id);
   if (!holder.ok()) return 0;

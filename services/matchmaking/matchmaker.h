@@ -19,6 +19,7 @@
 
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
+#include "services/common/clock.h"
 #include "services/matchmaking/matcher.h"
 #include "services/matchmaking/mm_metrics.h"
 #include "services/matchmaking/mm_store.h"
@@ -49,6 +50,8 @@ struct MatchmakerSettings {
   // A table host is live when its heartbeat is at most this old.
   absl::Duration host_max_age = absl::Seconds(6);
   v1::TableOptions table_options;
+  // What passes, ticket expiry and the placement timeout read and wait on. Not owned.
+  common::Clock* clock = common::RealClock();
 };
 
 class Matchmaker {

@@ -150,7 +150,7 @@ grpc::ServerUnaryReactor* MatchmakingService::CancelTicket(grpc::CallbackServerC
                                                            v1::CancelTicketResponse*) {
   return Offload(context, *request, "CancelTicket", [this, request](const std::string& caller) {
     if (request->ticket_id().empty()) return absl::InvalidArgumentError("ticket_id: required");
-    auto cancelled = store_->CancelTicket(request->ticket_id(), caller, absl::Now());
+    auto cancelled = store_->CancelTicket(request->ticket_id(), caller, Now());
     if (!cancelled.ok()) return cancelled.status();
     // Counted by the call that cancelled it; a repeat finds it cancelled already.
     if (cancelled->has_value()) metrics_->TicketsEnded(**cancelled, kCancelled).Increment();
@@ -166,7 +166,7 @@ grpc::ServerUnaryReactor* MatchmakingService::GetQueueStats(grpc::CallbackServer
     if (!request->ruleset().empty() && !engine::FindRuleset(request->ruleset()).ok()) {
       return absl::InvalidArgumentError(absl::StrCat("ruleset: unknown ", request->ruleset()));
     }
-    const absl::Time now = absl::Now();
+    const absl::Time now = Now();
     auto stats = store_->Stats(request->ruleset(), now - settings_.stats_window, now);
     if (!stats.ok()) return stats.status();
     for (v1::QueueStats& queue : *stats) *response->add_queues() = std::move(queue);
@@ -178,7 +178,7 @@ grpc::ServerUnaryReactor* MatchmakingService::CreateParty(grpc::CallbackServerCo
                                                           const v1::CreatePartyRequest* request,
                                                           v1::Party* response) {
   return Offload(context, *request, "CreateParty", [this, response](const std::string& caller) {
-    auto party = store_->CreateParty(caller, absl::Now());
+    auto party = store_->CreateParty(caller, Now());
     if (!party.ok()) return party.status();
     *response = *std::move(party);
     return absl::OkStatus();
@@ -190,7 +190,7 @@ grpc::ServerUnaryReactor* MatchmakingService::JoinParty(grpc::CallbackServerCont
                                                         v1::Party* response) {
   return Offload(context, *request, "JoinParty", [this, request, response](const std::string& caller) {
     if (request->invite_code().empty()) return absl::InvalidArgumentError("invite_code: required");
-    auto party = store_->JoinParty(request->invite_code(), caller, absl::Now());
+    auto party = store_->JoinParty(request->invite_code(), caller, Now());
     if (!party.ok()) return party.status();
     *response = *std::move(party);
     return absl::OkStatus();
@@ -215,7 +215,7 @@ grpc::ServerUnaryReactor* MatchmakingService::GetMyTicket(grpc::CallbackServerCo
     // The figures only a queued ticket shows; WatchTicket's first update would say the same.
     QueueFigures figures;
     if (ticket->state == kWaiting || ticket->state == kPlacing) {
-      figures = ReadQueueFigures(*store_, ticket->queue_key, absl::Now() - settings_.stats_window);
+      figures = ReadQueueFigures(*store_, ticket->queue_key, Now() - settings_.stats_window);
     }
     *response = UpdateFor(*ticket, caller, figures);
     return absl::OkStatus();

@@ -11,6 +11,7 @@
 #include "absl/time/time.h"
 #include "kahve/v1/matchmaking.grpc.pb.h"
 #include "services/common/auth.h"
+#include "services/common/clock.h"
 #include "services/common/worker_pool.h"
 #include "services/matchmaking/mm_metrics.h"
 #include "services/matchmaking/mm_store.h"
@@ -25,6 +26,8 @@ struct MatchmakingServiceSettings {
   absl::Duration ticket_ttl = absl::Minutes(10);
   // Queue statistics and expected waits look at matches this recent.
   absl::Duration stats_window = absl::Hours(1);
+  // When cancellations, parties and statistics windows happen. Not owned.
+  common::Clock* clock = common::RealClock();
 };
 
 class MatchmakingService final : public v1::MatchmakingService::CallbackService {
@@ -68,6 +71,7 @@ class MatchmakingService final : public v1::MatchmakingService::CallbackService 
   absl::StatusOr<NewTicket> TicketFor(const std::string& caller, const v1::EnqueueRequest& request);
 
  private:
+  absl::Time Now() const { return settings_.clock->Now(); }
   // TicketFor, then the queue budget's admission.
   absl::StatusOr<NewTicket> Admit(const std::string& caller, const v1::EnqueueRequest& request);
   template <typename Work>

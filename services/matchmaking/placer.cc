@@ -104,7 +104,7 @@ std::vector<absl::Duration> Placer::PlaceNew(const std::vector<PendingMatch>& ma
     }
   }
   std::vector<absl::Duration> waits;
-  auto stored = store_->CompletePlacements(placed, absl::Now());
+  auto stored = store_->CompletePlacements(placed, settings_.clock->Now());
   if (stored.ok()) {
     waits = std::move(stored).value();
   } else {
@@ -168,7 +168,7 @@ absl::StatusOr<std::vector<absl::Duration>> Placer::Place(const PendingMatch& ma
     Placement placement{.match = &match, .endpoint = host.endpoint};
     const grpc::Status status =
         StubFor(host.endpoint).CreateTable(&context, match.request, &placement.table);
-    if (status.ok()) return store_->CompletePlacements({placement}, absl::Now());
+    if (status.ok()) return store_->CompletePlacements({placement}, settings_.clock->Now());
     last = absl::UnavailableError(absl::StrCat("CreateTable on ", host.host_id, " (", host.endpoint,
                                                "): ", status.error_message()));
     common::LogWarning("table placement failed",

@@ -16,6 +16,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "kahve/v1/table.grpc.pb.h"
+#include "services/common/clock.h"
 #include "services/matchmaking/mm_store.h"
 
 namespace kahve::matchmaking {
@@ -31,6 +32,8 @@ struct PlacerSettings {
   int max_hosts = 3;
   // CreateTable calls in flight at once when a pass places its new matches.
   int max_in_flight = 128;
+  // When placements complete (the tickets' waits end). CreateTable deadlines stay real. Not owned.
+  common::Clock* clock = common::RealClock();
 };
 
 class Placer {

@@ -170,8 +170,8 @@ grpc::ServerWriteReactor<v1::TicketUpdate>* RefusedWatch(const grpc::Status& sta
 }
 
 TicketWatchers::TicketWatchers(MatchmakingStore* store, absl::Duration poll, absl::Duration recent,
-                               common::StreamBudget* budget)
-    : store_(store), budget_(budget), poll_(poll), recent_(recent) {
+                               common::StreamBudget* budget, common::Clock* clock)
+    : store_(store), budget_(budget), clock_(clock), poll_(poll), recent_(recent) {
   thread_ = std::thread([this] { Loop(); });
 }
 
@@ -237,7 +237,7 @@ void TicketWatchers::Loop() {
       auto wake = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
         return poked_ || !fresh_.empty() || stopping_;
       };
-      const bool woken = mu_.AwaitWithTimeout(absl::Condition(&wake), poll_);
+      const bool woken = clock_->AwaitWithTimeout(&mu_, absl::Condition(&wake), poll_);
       if (stopping_) return;
       // New streams alone need only their own tickets read: with thousands of clients watching
       // and more arriving every millisecond, reading everyone's on each arrival was the loop's
@@ -257,7 +257,7 @@ void TicketWatchers::Loop() {
       continue;
     }
     std::map<std::string, const TicketRecord*> by_id;
-    const absl::Time now = absl::Now();
+    const absl::Time now = clock_->Now();
     for (const TicketRecord& ticket : *tickets) {
       by_id[ticket.ticket_id] = &ticket;
       if (ticket.state != kWaiting && ticket.state != kPlacing) continue;

@@ -23,6 +23,7 @@
 #include "grpcpp/grpcpp.h"
 #include "kahve/v1/matchmaking.pb.h"
 #include "services/common/budget.h"
+#include "services/common/clock.h"
 #include "services/matchmaking/mm_store.h"
 
 namespace kahve::matchmaking {
@@ -37,9 +38,11 @@ struct QueueFigures {
 class TicketWatchers {
  public:
   // `recent`: the window whose matched tickets give the expected wait. `budget` (may be null:
-  // unlimited) bounds the streams per identity and per client connection.
+  // unlimited) bounds the streams per identity and per client connection. `clock` times the polls
+  // and the figures' freshness (not owned).
   TicketWatchers(MatchmakingStore* store, absl::Duration poll, absl::Duration recent,
-                 common::StreamBudget* budget = nullptr);
+                 common::StreamBudget* budget = nullptr,
+                 common::Clock* clock = common::RealClock());
   // Shutdown().
   ~TicketWatchers();
 
@@ -65,6 +68,7 @@ class TicketWatchers {
 
   MatchmakingStore* store_;
   common::StreamBudget* const budget_;
+  common::Clock* const clock_;
   const absl::Duration poll_;
   const absl::Duration recent_;
   absl::Mutex mu_;

@@ -5,8 +5,8 @@
 
 namespace kahve::matchmaking {
 
-TicketWriter::TicketWriter(MatchmakingStore* store, int max_batch)
-    : store_(store), max_batch_(max_batch), thread_([this] { Loop(); }) {}
+TicketWriter::TicketWriter(MatchmakingStore* store, int max_batch, common::Clock* clock)
+    : store_(store), max_batch_(max_batch), clock_(clock), thread_([this] { Loop(); }) {}
 
 TicketWriter::~TicketWriter() {
   {
@@ -38,7 +38,8 @@ void TicketWriter::Loop() {
     std::vector<NewTicket> tickets;
     tickets.reserve(batch.size());
     for (Queued& queued : batch) tickets.push_back(std::move(queued.ticket));
-    std::vector<absl::StatusOr<std::string>> answers = store_->CreateTickets(tickets, absl::Now());
+    std::vector<absl::StatusOr<std::string>> answers =
+        store_->CreateTickets(tickets, clock_->Now());
     for (size_t i = 0; i < batch.size(); ++i) batch[i].done(std::move(answers[i]));
   }
 }

@@ -13,6 +13,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "services/common/clock.h"
 #include "services/matchmaking/mm_store.h"
 
 namespace kahve::matchmaking {
@@ -21,7 +22,8 @@ class TicketWriter {
  public:
   using Done = std::function<void(absl::StatusOr<std::string>)>;
 
-  TicketWriter(MatchmakingStore* store, int max_batch);
+  // `clock` stamps the tickets' creation (their waits and expiry count from it; not owned).
+  TicketWriter(MatchmakingStore* store, int max_batch, common::Clock* clock = common::RealClock());
   // Stores everything already queued, then joins the thread.
   ~TicketWriter();
   TicketWriter(const TicketWriter&) = delete;
@@ -40,6 +42,7 @@ class TicketWriter {
 
   MatchmakingStore* const store_;
   const int max_batch_;
+  common::Clock* const clock_;
   absl::Mutex mu_;
   std::deque<Queued> queue_ ABSL_GUARDED_BY(mu_);
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;

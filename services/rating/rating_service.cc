@@ -218,8 +218,8 @@ RatingService::RatingService(RatingServiceSettings settings, common::PgPool* poo
           common::LogWarning("leaderboard players not counted",
                              {{"error", std::string(counted.message())}});
         }
-      } while (
-          !stop_counting_.WaitForNotificationWithTimeout(settings_.leaderboard_count_interval));
+      } while (!settings_.clock->WaitForNotificationWithTimeout(
+          stop_counting_, settings_.leaderboard_count_interval));
     });
   }
 }
@@ -333,6 +333,7 @@ grpc::ServerUnaryReactor* RatingService::GetRatingHistory(
 void RatingService::DoRecordMatch(
     const v1::RecordMatchRequest& request,
     std::function<void(absl::StatusOr<v1::RecordMatchResponse>)> done) {
+  // Real time, not settings_.clock: record_match_seconds measures the machine, not the game.
   const auto start = std::chrono::steady_clock::now();
   auto canonical = CanonicalRequest(request);
   if (!canonical.ok()) {

@@ -19,6 +19,7 @@
 #include "prometheus/gauge.h"
 #include "prometheus/histogram.h"
 #include "services/common/auth.h"
+#include "services/common/clock.h"
 #include "services/common/metrics.h"
 #include "services/common/page_token.h"
 #include "services/common/worker_pool.h"
@@ -36,6 +37,8 @@ struct RatingServiceSettings {
   MatchWriterSettings writer;
   // How often kahve_leaderboard_players is counted afresh; zero: never (tests count by hand).
   absl::Duration leaderboard_count_interval = absl::Seconds(60);
+  // What the leaderboard count's interval waits on. Not owned.
+  common::Clock* clock = common::RealClock();
 };
 
 // RatingServiceSettings from --provisional_games, --page_token_secret (falling back to

@@ -88,11 +88,25 @@ TEST_F(MatchmakingWaitsTest, TheTableShrinksToTheMinimumAfterTheShrinkWait) {
 }
 
 TEST_F(MatchmakingWaitsTest, AWaitingTicketExpiresAndItsPlayerMayQueueAgain) {
+  // Simulated time: the ticket outlives its time to live only when the test moves the clock.
+  kahve::testing::SimulatedClock& clock = simulated_clock_;
   MatchmakerSettings settings = Settings();
-  settings.ticket_ttl = absl::Seconds(1);
+  settings.ticket_ttl = absl::Minutes(10);
+  settings.clock = &clock;
   StartMatchmaker(settings);
   std::string ticket;
   ASSERT_TRUE(Enqueue("ana", LiarsDice(4), &ticket).ok());
+  // Two threads wait on the clock between passes: the pass loop and the ticket watchers' poll.
+  // Advance takes a woken thread off the clock's waiters until it waits again, so once both wait
+  // the pass that time woke is over.
+  constexpr int kSleepers = 2;
+  ASSERT_TRUE(clock.AwaitWaiters(kSleepers));
+  clock.Advance(absl::Minutes(10) - absl::Seconds(1));
+  ASSERT_TRUE(clock.AwaitWaiters(kSleepers));
+  EXPECT_EQ(TicketsIn(kExpired), 0) << "expired before its time to live";
+  clock.Advance(absl::Seconds(2));
+  ASSERT_TRUE(clock.AwaitWaiters(kSleepers));
+  EXPECT_EQ(TicketsIn(kExpired), 1);
   const Watched watched = WatchUntil("ana", ticket, v1::TicketUpdate::EXPIRED);
   ASSERT_FALSE(watched.updates.empty());
   EXPECT_EQ(watched.updates.back().state(), v1::TicketUpdate::EXPIRED);

@@ -17,7 +17,7 @@ MatchmakerServer::MatchmakerServer(const std::string& url, const MatchmakerSetti
   pool_ = std::make_unique<common::PgPool>(
       common::PgPoolSettings{.url = url, .size = 4, .name = "matchmaking"}, &metrics_.registry());
   store_ = std::make_unique<MatchmakingStore>(pool_.get());
-  writer_ = std::make_unique<TicketWriter>(store_.get(), 256);
+  writer_ = std::make_unique<TicketWriter>(store_.get(), 256, settings.clock);
   mm_metrics_ = std::make_unique<MatchmakingMetrics>(metrics_.registry());
   // The bearer without its "Bearer " prefix, as main mints it.
   const std::string bearer =
@@ -26,15 +26,18 @@ MatchmakerServer::MatchmakerServer(const std::string& url, const MatchmakerSetti
       v1::RatingService::NewStub(kahve::testing::LocalChannel(rating_port)), bearer,
       absl::Seconds(60));
   placer_ = std::make_unique<Placer>(
-      PlacerSettings{.bearer = bearer, .host_max_age = settings.host_max_age}, store_.get());
+      PlacerSettings{
+          .bearer = bearer, .host_max_age = settings.host_max_age, .clock = settings.clock},
+      store_.get());
   streams_ = std::make_unique<common::StreamBudget>(budgets.streams, &metrics_.budgets());
   queues_ = std::make_unique<QueueBudget>(budgets.queues, &metrics_.budgets());
   watchers_ = std::make_unique<TicketWatchers>(store_.get(), absl::Milliseconds(100),
-                                               absl::Hours(1), streams_.get());
+                                               absl::Hours(1), streams_.get(), settings.clock);
   workers_ = std::make_unique<common::WorkerPool>(2);
   service_ = std::make_unique<MatchmakingService>(
-      MatchmakingServiceSettings{.ticket_ttl = settings.ticket_ttl}, store_.get(), writer_.get(),
-      watchers_.get(), authenticator_.get(), workers_.get(), mm_metrics_.get(), queues_.get());
+      MatchmakingServiceSettings{.ticket_ttl = settings.ticket_ttl, .clock = settings.clock},
+      store_.get(), writer_.get(), watchers_.get(), authenticator_.get(), workers_.get(),
+      mm_metrics_.get(), queues_.get());
   common::ServerSettings server_settings;
   server_settings.host = "127.0.0.1";
   server_settings.metrics_host = "127.0.0.1";

@@ -44,7 +44,8 @@ struct MatchmakerBudgets {
 // One matchmaking replica, in-process, wired as main wires it.
 class MatchmakerServer {
  public:
-  // Passes start at once unless `start_passes` is false (tests then call RunOnce).
+  // Passes start at once unless `start_passes` is false (tests then call RunOnce). Every part
+  // reads and waits on `settings.clock`.
   MatchmakerServer(const std::string& url, const MatchmakerSettings& settings, int rating_port,
                    bool start_passes = true, const MatchmakerBudgets& budgets = {});
   // Stop().
