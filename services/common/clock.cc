@@ -6,8 +6,8 @@ namespace {
 class AbslClock final : public Clock {
  public:
   absl::Time Now() override { return absl::Now(); }
-  bool AwaitWithDeadline(absl::Mutex* mu, const absl::Condition& cond,
-                         absl::Time deadline) override {
+  bool AwaitWithDeadline(absl::Mutex* mu, const absl::Condition& cond, absl::Time deadline)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) override {
     return mu->AwaitWithDeadline(cond, deadline);
   }
   bool WaitForNotificationUntil(absl::Notification& notification, absl::Time deadline) override {

@@ -10,6 +10,7 @@
 // histograms of elapsed work (commit seconds, pass duration), which measure the machine, not the
 // game.
 
+#include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
@@ -26,14 +27,15 @@ class Clock {
   // absl::Mutex::AwaitWithDeadline does (mu is released while blocked and held again on return).
   // Returns whether `cond` holds. `cond` must depend only on state guarded by `mu`.
   virtual bool AwaitWithDeadline(absl::Mutex* mu, const absl::Condition& cond,
-                                 absl::Time deadline) = 0;
+                                 absl::Time deadline) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) = 0;
 
   // Blocks until `notification` is notified or Now() reaches `deadline`; returns whether it was
   // notified.
   virtual bool WaitForNotificationUntil(absl::Notification& notification,
                                         absl::Time deadline) = 0;
 
-  bool AwaitWithTimeout(absl::Mutex* mu, const absl::Condition& cond, absl::Duration timeout) {
+  bool AwaitWithTimeout(absl::Mutex* mu, const absl::Condition& cond, absl::Duration timeout)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
     return AwaitWithDeadline(mu, cond, Now() + timeout);
   }
   bool WaitForNotificationWithTimeout(absl::Notification& notification, absl::Duration timeout) {

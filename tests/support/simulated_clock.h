@@ -25,8 +25,8 @@ class SimulatedClock final : public common::Clock {
   SimulatedClock& operator=(const SimulatedClock&) = delete;
 
   absl::Time Now() override;
-  bool AwaitWithDeadline(absl::Mutex* mu, const absl::Condition& cond,
-                         absl::Time deadline) override;
+  bool AwaitWithDeadline(absl::Mutex* mu, const absl::Condition& cond, absl::Time deadline)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) override;
   // Wakes on a notification within a few real milliseconds (absl::Notification cannot tell us
   // when it fires, so this looks again every kNotificationPoll), and as soon as time passes the
   // deadline.
