@@ -15,6 +15,7 @@
 const fs = require('fs');
 const path = require('path');
 const { createRequire } = require('module');
+const { pathToFileURL } = require('url');
 const { DtsSchemas } = require('./lib/dts-schema');
 const bin = require('./lib/binaries');
 const { labelsMatch, allowed } = require('./lib/netpol');
@@ -64,10 +65,17 @@ const shortName = (binary) => binary.replace(/^kahve-/, '');
 
 // ---- Schemas ------------------------------------------------------------------------------
 
+// CRDs' models by API group: the npm package that holds them under <group>/<version>/.
+const kCrdPackages = {
+  'monitoring.coreos.com': '@kubernetes-models/prometheus-operator',
+  'gateway.networking.k8s.io': '@kubernetes-models/gateway-api',
+  'gateway.envoyproxy.io': '@kubernetes-models/envoy-gateway',
+};
+
 function schemaFor(obj) {
   const [group, version] = obj.apiVersion.includes('/') ? obj.apiVersion.split('/') : ['', obj.apiVersion];
-  if (group === 'monitoring.coreos.com') {
-    const dir = `@kubernetes-models/prometheus-operator/${group}/${version}`;
+  if (kCrdPackages[group]) {
+    const dir = `${kCrdPackages[group]}/${group}/${version}`;
     return { module: dir, dts: path.join(nodeModules, dir, `${obj.kind}.d.ts`) };
   }
   if (group === 'postgresql.cnpg.io' && obj.kind === 'Cluster') {
@@ -77,11 +85,23 @@ function schemaFor(obj) {
   return { module: `kubernetes-models/${dir}`, dts: path.join(nodeModules, 'kubernetes-models', dir, `${obj.kind}.d.ts`) };
 }
 
+// The models are ES modules (their package.json exports only "import"): load each group/version's
+// index by file URL, which import() resolves from here, before the synchronous checks run.
+const models = new Map();
+async function loadModels(objects) {
+  for (const obj of objects) {
+    const { module } = schemaFor(obj);
+    const file = module && path.join(nodeModules, module, 'index.js');
+    if (file && !models.has(module) && fs.existsSync(file)) models.set(module, await import(pathToFileURL(file).href));
+  }
+}
+
 function checkSchema(obj, where) {
   const schema = schemaFor(obj);
   if (!expect(fs.existsSync(schema.dts), where, `no schema known for ${obj.apiVersion} ${obj.kind}`)) return;
   if (schema.module) {
-    const Model = req(schema.module)[obj.kind];
+    const Model = (models.get(schema.module) || {})[obj.kind];
+    if (!expect(Model, where, `${schema.module} has a model ${obj.kind}`)) return;
     let error = null;
     try {
       const copy = JSON.parse(JSON.stringify(obj));
@@ -101,13 +121,16 @@ function checkSchema(obj, where) {
 
 // ---- One rendered overlay -------------------------------------------------------------------
 
-function checkOverlay(overlay, file) {
-  const objects = YAML.parseAllDocuments(fs.readFileSync(file, 'utf8'))
+function readRender(file) {
+  return YAML.parseAllDocuments(fs.readFileSync(file, 'utf8'))
     .map((d) => {
       if (d.errors.length) throw new Error(`${file}: ${d.errors[0].message}`);
       return d.toJS();
     })
     .filter(Boolean);
+}
+
+function checkOverlay(overlay, objects) {
   const id = (o) => `[${overlay}] ${o.kind}/${o.metadata && o.metadata.name}`;
   const of = (kind) => objects.filter((o) => o.kind === kind);
   const find = (kind, name) => objects.find((o) => o.kind === kind && o.metadata.name === name);
@@ -576,10 +599,17 @@ function checkOverlay(overlay, file) {
   return objects.length;
 }
 
-for (const [overlay, file] of opts.renders) {
-  const count = checkOverlay(overlay, file);
-  console.log(`check-manifests: ${overlay}: ${count} objects`);
-}
-for (const f of failures) console.log(`FAIL ${f}`);
-console.log(`check-manifests: ${checks - failures.length} passed, ${failures.length} failed`);
-process.exit(failures.length ? 1 : 0);
+(async () => {
+  for (const [overlay, file] of opts.renders) {
+    const objects = readRender(file);
+    await loadModels(objects);
+    const count = checkOverlay(overlay, objects);
+    console.log(`check-manifests: ${overlay}: ${count} objects`);
+  }
+  for (const f of failures) console.log(`FAIL ${f}`);
+  console.log(`check-manifests: ${checks - failures.length} passed, ${failures.length} failed`);
+  process.exit(failures.length ? 1 : 0);
+})().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

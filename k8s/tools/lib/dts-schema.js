@@ -31,10 +31,21 @@ class DtsSchemas {
     throw new Error(`${file}: no type ${name}`);
   }
 
+  // The models (ES modules) import "./Foo.js" for Foo.d.ts; a package's root declarations may be
+  // where its package.json's "types" (or exports' "types") points.
   resolveModule(fromFile, spec) {
-    const base = spec.startsWith('.') ? path.resolve(path.dirname(fromFile), spec)
-      : path.join(this.nodeModules, spec);
-    for (const candidate of [`${base}.d.ts`, path.join(base, 'index.d.ts')]) {
+    const base = (spec.startsWith('.') ? path.resolve(path.dirname(fromFile), spec)
+      : path.join(this.nodeModules, spec)).replace(/\.js$/, '');
+    const candidates = [`${base}.d.ts`, path.join(base, 'index.d.ts')];
+    const pkgFile = path.join(base, 'package.json');
+    if (!spec.startsWith('.') && fs.existsSync(pkgFile)) {
+      const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8'));
+      const exp = pkg.exports && (pkg.exports['.'] || pkg.exports);
+      for (const t of [exp && exp.types, pkg.types, pkg.typings]) {
+        if (typeof t === 'string') candidates.push(path.join(base, t));
+      }
+    }
+    for (const candidate of candidates) {
       if (fs.existsSync(candidate)) return candidate;
     }
     throw new Error(`${fromFile}: cannot resolve ${spec}`);
@@ -57,7 +68,7 @@ class DtsSchemas {
         get: () => this.resolveModule(file, imp.spec),
       });
     }
-    for (const m of text.matchAll(/export\s*\{([^}]*)\}\s*;/g)) {
+    for (const m of text.matchAll(/export\s*(?:type\s*)?\{([^}]*)\}\s*;/g)) {
       for (const part of m[1].split(',').map((s) => s.trim()).filter(Boolean)) {
         const [name, alias] = part.split(/\s+as\s+/);
         if (alias) decls.exportAs.set(alias, name);
