@@ -512,6 +512,68 @@ function checkOverlay(overlay, objects) {
     expect(labelsMatch(w.spec.selector, w.spec.template.metadata.labels || {}), id(w), 'selector matches its pod template');
   }
 
+  // ---- Gateway API (Envoy Gateway): routes to kahve's Services, the table route hashed ----
+  const kGatewayGroup = 'gateway.networking.k8s.io';
+  const routes = of('GRPCRoute');
+  const trafficPolicies = of('BackendTrafficPolicy');
+  const refsOf = (p) => [...(p.spec.targetRefs || []), ...(p.spec.targetRef ? [p.spec.targetRef] : [])];
+  for (const r of routes) {
+    for (const parent of r.spec.parentRefs || []) {
+      const gw = (parent.kind || 'Gateway') === 'Gateway' && !parent.namespace && find('Gateway', parent.name);
+      if (!expect(gw, id(r), `parent Gateway ${parent.name} is in this overlay`)) continue;
+      const listeners = gw.spec.listeners.filter((l) => !parent.sectionName || l.name === parent.sectionName);
+      expect(listeners.length > 0 && listeners.every((l) => ['HTTP', 'HTTPS'].includes(l.protocol)
+        && (!l.allowedRoutes || !l.allowedRoutes.kinds || l.allowedRoutes.kinds.some((k) => k.kind === 'GRPCRoute'))), id(r),
+      `Gateway ${parent.name}${parent.sectionName ? ` listener ${parent.sectionName}` : ''} takes GRPCRoutes (HTTP or HTTPS)`);
+    }
+    for (const rule of r.spec.rules || []) {
+      const matched = (rule.matches || []).map((m) => m.method && m.method.service).filter(Boolean);
+      expect(matched.length > 0, id(r), 'each rule matches gRPC services by name');
+      for (const ref of rule.backendRefs || []) {
+        const svc = (ref.kind || 'Service') === 'Service' && !ref.namespace && services.find((x) => x.metadata.name === ref.name);
+        if (!expect(svc, id(r), `backendRef ${ref.name} is a Service of this overlay`)) continue;
+        const sp = (svc.spec.ports || []).find((p) => p.port === ref.port);
+        if (!expect(sp, id(r), `Service ${ref.name} has port ${ref.port}`)) continue;
+        const backends = kahve.filter((x) => podsOf(svc.spec.selector).includes(x.pod));
+        expect(backends.length > 0, id(r), `Service ${ref.name} selects kahve pods`);
+        for (const b of backends) {
+          const cp = containerPort(b.pod, sp.targetPort === undefined ? sp.port : sp.targetPort);
+          expect(cp && cp.containerPort === b.grpcPort, id(r), `${ref.name}:${ref.port} reaches ${b.binary}'s gRPC port`);
+          for (const service of matched) {
+            expect(service === grpcServices[b.binary], id(r), `${service} is served by ${b.binary} (${grpcServices[b.binary]})`);
+          }
+        }
+      }
+    }
+  }
+  for (const p of [...trafficPolicies, ...of('ClientTrafficPolicy')]) {
+    for (const t of refsOf(p)) {
+      expect(t.group === kGatewayGroup && find(t.kind, t.name), id(p), `targets ${t.kind}/${t.name} of this overlay`);
+    }
+  }
+  if (of('Gateway').length > 0) {
+    // The table service through the gateway: to the table hosts, hashed on the header clients send.
+    const tableRoutes = routes.filter((r) => (r.spec.rules || []).some((rule) => (rule.matches || [])
+      .some((m) => m.method && m.method.service === grpcServices['kahve-table'])));
+    if (expect(tableRoutes.length === 1, `[${overlay}]`, `one GRPCRoute routes ${grpcServices['kahve-table']}`)) {
+      const [route] = tableRoutes;
+      const hashing = trafficPolicies.filter((p) => refsOf(p).some((t) => t.kind === 'GRPCRoute' && t.name === route.metadata.name));
+      expect(hashing.length === 1, id(route), 'one BackendTrafficPolicy targets it');
+      for (const p of hashing) {
+        const lb = p.spec.loadBalancer || {};
+        const ch = lb.consistentHash || {};
+        expect(lb.type === 'ConsistentHash' && ch.type === 'Header' && ch.header && ch.header.name === 'kahve-table-id', id(p),
+          'consistent hashing on the header kahve-table-id (docs/api.md: what clients send)');
+      }
+    }
+    // Server streams (Connect, WatchTicket) through Envoy: the 15 s default route timeout would end them.
+    for (const r of routes) {
+      const policy = trafficPolicies.find((p) => refsOf(p).some((t) => t.kind === 'GRPCRoute' && t.name === r.metadata.name));
+      const timeout = policy && policy.spec.timeout && policy.spec.timeout.http && policy.spec.timeout.http.requestTimeout;
+      expect(timeout === '0s', id(r), 'a BackendTrafficPolicy sets timeout.http.requestTimeout 0s (its streams last)');
+    }
+  }
+
   // ---- NetworkPolicies ----
   const policies = of('NetworkPolicy');
   const dbPods = pods.filter((p) => p.labels['app.kubernetes.io/component'] === 'database');
