@@ -15,6 +15,7 @@
 const fs = require('fs');
 const path = require('path');
 const { createRequire } = require('module');
+const { pathToFileURL } = require('url');
 const { DtsSchemas } = require('./lib/dts-schema');
 const bin = require('./lib/binaries');
 const { labelsMatch, allowed } = require('./lib/netpol');
@@ -64,10 +65,17 @@ const shortName = (binary) => binary.replace(/^kahve-/, '');
 
 // ---- Schemas ------------------------------------------------------------------------------
 
+// CRDs' models by API group: the npm package that holds them under <group>/<version>/.
+const kCrdPackages = {
+  'monitoring.coreos.com': '@kubernetes-models/prometheus-operator',
+  'gateway.networking.k8s.io': '@kubernetes-models/gateway-api',
+  'gateway.envoyproxy.io': '@kubernetes-models/envoy-gateway',
+};
+
 function schemaFor(obj) {
   const [group, version] = obj.apiVersion.includes('/') ? obj.apiVersion.split('/') : ['', obj.apiVersion];
-  if (group === 'monitoring.coreos.com') {
-    const dir = `@kubernetes-models/prometheus-operator/${group}/${version}`;
+  if (kCrdPackages[group]) {
+    const dir = `${kCrdPackages[group]}/${group}/${version}`;
     return { module: dir, dts: path.join(nodeModules, dir, `${obj.kind}.d.ts`) };
   }
   if (group === 'postgresql.cnpg.io' && obj.kind === 'Cluster') {
@@ -77,11 +85,23 @@ function schemaFor(obj) {
   return { module: `kubernetes-models/${dir}`, dts: path.join(nodeModules, 'kubernetes-models', dir, `${obj.kind}.d.ts`) };
 }
 
+// The models are ES modules (their package.json exports only "import"): load each group/version's
+// index by file URL, which import() resolves from here, before the synchronous checks run.
+const models = new Map();
+async function loadModels(objects) {
+  for (const obj of objects) {
+    const { module } = schemaFor(obj);
+    const file = module && path.join(nodeModules, module, 'index.js');
+    if (file && !models.has(module) && fs.existsSync(file)) models.set(module, await import(pathToFileURL(file).href));
+  }
+}
+
 function checkSchema(obj, where) {
   const schema = schemaFor(obj);
   if (!expect(fs.existsSync(schema.dts), where, `no schema known for ${obj.apiVersion} ${obj.kind}`)) return;
   if (schema.module) {
-    const Model = req(schema.module)[obj.kind];
+    const Model = (models.get(schema.module) || {})[obj.kind];
+    if (!expect(Model, where, `${schema.module} has a model ${obj.kind}`)) return;
     let error = null;
     try {
       const copy = JSON.parse(JSON.stringify(obj));
@@ -101,13 +121,16 @@ function checkSchema(obj, where) {
 
 // ---- One rendered overlay -------------------------------------------------------------------
 
-function checkOverlay(overlay, file) {
-  const objects = YAML.parseAllDocuments(fs.readFileSync(file, 'utf8'))
+function readRender(file) {
+  return YAML.parseAllDocuments(fs.readFileSync(file, 'utf8'))
     .map((d) => {
       if (d.errors.length) throw new Error(`${file}: ${d.errors[0].message}`);
       return d.toJS();
     })
     .filter(Boolean);
+}
+
+function checkOverlay(overlay, objects) {
   const id = (o) => `[${overlay}] ${o.kind}/${o.metadata && o.metadata.name}`;
   const of = (kind) => objects.filter((o) => o.kind === kind);
   const find = (kind, name) => objects.find((o) => o.kind === kind && o.metadata.name === name);
@@ -380,25 +403,28 @@ function checkOverlay(overlay, file) {
     }
   }
 
-  // The table hosts: a stable id and an advertised name that reaches this very pod.
+  // The table hosts: an id unique to the pod, an advertised endpoint that reaches this very pod
+  // (other hosts forward calls there, matchmaking creates tables there), a Service over all of them,
+  // and a grace period that covers the whole drain.
+  const kPodIP = '10.0.0.7';  // what resolveEnv gives status.podIP
   for (const k of kahve.filter((x) => x.binary === 'kahve-table')) {
     const { where, pod, vars, eff } = k;
-    expect(pod.workload.kind === 'StatefulSet', where, 'table hosts run in a StatefulSet (stable identities)');
     const hostId = vars.get('KAHVE_HOST_ID');
-    expect(hostId && hostId.source === 'field:metadata.name', where, 'KAHVE_HOST_ID is the pod name (downward API)');
+    expect(hostId && hostId.source === 'field:metadata.name' && eff('host_id') === pod.name, where,
+      'KAHVE_HOST_ID is the pod name (downward API): unique to each pod');
     const advertise = eff('advertise');
-    const m = advertise.match(/^([^.:]+)\.([^.:]+)\.([^.:]+)\.svc(?:\.[a-z.]+)?:(\d+)$/);
-    if (expect(m, where, `--advertise "${advertise}" is <pod>.<service>.<namespace>.svc:<port>`)) {
-      expect(m[1] === pod.name && m[1] === eff('host_id'), where, 'the advertised name starts with this pod\'s name, its host id');
-      expect(m[3] === ns, where, 'the advertised name is in this namespace');
-      expect(Number(m[4]) === k.grpcPort, where, `the advertised port is the gRPC port ${k.grpcPort}`);
-      const svc = services.find((s) => s.metadata.name === m[2]);
-      expect(m[2] === pod.workload.spec.serviceName, where, 'the advertised name is under the StatefulSet\'s serviceName');
-      if (expect(svc, where, `Service ${m[2]} exists`)) {
-        expect(svc.spec.clusterIP === 'None', where, `Service ${m[2]} is headless (a DNS name per pod)`);
-        expect(podsOf(svc.spec.selector).includes(pod), where, `Service ${m[2]} selects the table pods`);
-      }
-    }
+    expect(advertise === `${kPodIP}:${k.grpcPort}`, where,
+      `--advertise "${advertise}" is the pod IP (status.podIP) with the gRPC port ${k.grpcPort}`);
+    const svc = services.find((s) => podsOf(s.spec.selector).includes(pod)
+      && (s.spec.ports || []).some((p) => (containerPort(pod, p.targetPort === undefined ? p.port : p.targetPort) || {}).containerPort === k.grpcPort));
+    expect(svc, where, 'a Service reaches the table hosts\' gRPC port');
+    // docs/operations.md section 3: besides drain and deadline, up to 30 s for the event log to
+    // commit what was accepted and up to 10 s for the final flush.
+    const drain = Number(eff('drain_seconds'));
+    const deadline = Number(eff('shutdown_deadline_seconds'));
+    const grace = pod.spec.terminationGracePeriodSeconds === undefined ? 30 : pod.spec.terminationGracePeriodSeconds;
+    expect(grace > drain + 30 + deadline + 10, where,
+      `terminationGracePeriodSeconds ${grace} > drain ${drain} s + log commit 30 s + deadline ${deadline} s + flush 10 s`);
   }
 
   // Every service binary runs exactly once; the migration Job exists; all share one database and key.
@@ -486,6 +512,68 @@ function checkOverlay(overlay, file) {
     expect(labelsMatch(w.spec.selector, w.spec.template.metadata.labels || {}), id(w), 'selector matches its pod template');
   }
 
+  // ---- Gateway API (Envoy Gateway): routes to kahve's Services, the table route hashed ----
+  const kGatewayGroup = 'gateway.networking.k8s.io';
+  const routes = of('GRPCRoute');
+  const trafficPolicies = of('BackendTrafficPolicy');
+  const refsOf = (p) => [...(p.spec.targetRefs || []), ...(p.spec.targetRef ? [p.spec.targetRef] : [])];
+  for (const r of routes) {
+    for (const parent of r.spec.parentRefs || []) {
+      const gw = (parent.kind || 'Gateway') === 'Gateway' && !parent.namespace && find('Gateway', parent.name);
+      if (!expect(gw, id(r), `parent Gateway ${parent.name} is in this overlay`)) continue;
+      const listeners = gw.spec.listeners.filter((l) => !parent.sectionName || l.name === parent.sectionName);
+      expect(listeners.length > 0 && listeners.every((l) => ['HTTP', 'HTTPS'].includes(l.protocol)
+        && (!l.allowedRoutes || !l.allowedRoutes.kinds || l.allowedRoutes.kinds.some((k) => k.kind === 'GRPCRoute'))), id(r),
+      `Gateway ${parent.name}${parent.sectionName ? ` listener ${parent.sectionName}` : ''} takes GRPCRoutes (HTTP or HTTPS)`);
+    }
+    for (const rule of r.spec.rules || []) {
+      const matched = (rule.matches || []).map((m) => m.method && m.method.service).filter(Boolean);
+      expect(matched.length > 0, id(r), 'each rule matches gRPC services by name');
+      for (const ref of rule.backendRefs || []) {
+        const svc = (ref.kind || 'Service') === 'Service' && !ref.namespace && services.find((x) => x.metadata.name === ref.name);
+        if (!expect(svc, id(r), `backendRef ${ref.name} is a Service of this overlay`)) continue;
+        const sp = (svc.spec.ports || []).find((p) => p.port === ref.port);
+        if (!expect(sp, id(r), `Service ${ref.name} has port ${ref.port}`)) continue;
+        const backends = kahve.filter((x) => podsOf(svc.spec.selector).includes(x.pod));
+        expect(backends.length > 0, id(r), `Service ${ref.name} selects kahve pods`);
+        for (const b of backends) {
+          const cp = containerPort(b.pod, sp.targetPort === undefined ? sp.port : sp.targetPort);
+          expect(cp && cp.containerPort === b.grpcPort, id(r), `${ref.name}:${ref.port} reaches ${b.binary}'s gRPC port`);
+          for (const service of matched) {
+            expect(service === grpcServices[b.binary], id(r), `${service} is served by ${b.binary} (${grpcServices[b.binary]})`);
+          }
+        }
+      }
+    }
+  }
+  for (const p of [...trafficPolicies, ...of('ClientTrafficPolicy')]) {
+    for (const t of refsOf(p)) {
+      expect(t.group === kGatewayGroup && find(t.kind, t.name), id(p), `targets ${t.kind}/${t.name} of this overlay`);
+    }
+  }
+  if (of('Gateway').length > 0) {
+    // The table service through the gateway: to the table hosts, hashed on the header clients send.
+    const tableRoutes = routes.filter((r) => (r.spec.rules || []).some((rule) => (rule.matches || [])
+      .some((m) => m.method && m.method.service === grpcServices['kahve-table'])));
+    if (expect(tableRoutes.length === 1, `[${overlay}]`, `one GRPCRoute routes ${grpcServices['kahve-table']}`)) {
+      const [route] = tableRoutes;
+      const hashing = trafficPolicies.filter((p) => refsOf(p).some((t) => t.kind === 'GRPCRoute' && t.name === route.metadata.name));
+      expect(hashing.length === 1, id(route), 'one BackendTrafficPolicy targets it');
+      for (const p of hashing) {
+        const lb = p.spec.loadBalancer || {};
+        const ch = lb.consistentHash || {};
+        expect(lb.type === 'ConsistentHash' && ch.type === 'Header' && ch.header && ch.header.name === 'kahve-table-id', id(p),
+          'consistent hashing on the header kahve-table-id (docs/api.md: what clients send)');
+      }
+    }
+    // Server streams (Connect, WatchTicket) through Envoy: the 15 s default route timeout would end them.
+    for (const r of routes) {
+      const policy = trafficPolicies.find((p) => refsOf(p).some((t) => t.kind === 'GRPCRoute' && t.name === r.metadata.name));
+      const timeout = policy && policy.spec.timeout && policy.spec.timeout.http && policy.spec.timeout.http.requestTimeout;
+      expect(timeout === '0s', id(r), 'a BackendTrafficPolicy sets timeout.http.requestTimeout 0s (its streams last)');
+    }
+  }
+
   // ---- NetworkPolicies ----
   const policies = of('NetworkPolicy');
   const dbPods = pods.filter((p) => p.labels['app.kubernetes.io/component'] === 'database');
@@ -544,6 +632,7 @@ function checkOverlay(overlay, file) {
     may(mm, table, table.grpc);
     may(mm, rating, rating.grpc);
     may(table, rating, rating.grpc);
+    may(table, table, table.grpc);
     for (const svc of [mm, table, rating]) {
       may(prometheus, svc, svc.metrics);
       mayNot(client, svc, svc.metrics);
@@ -576,10 +665,17 @@ function checkOverlay(overlay, file) {
   return objects.length;
 }
 
-for (const [overlay, file] of opts.renders) {
-  const count = checkOverlay(overlay, file);
-  console.log(`check-manifests: ${overlay}: ${count} objects`);
-}
-for (const f of failures) console.log(`FAIL ${f}`);
-console.log(`check-manifests: ${checks - failures.length} passed, ${failures.length} failed`);
-process.exit(failures.length ? 1 : 0);
+(async () => {
+  for (const [overlay, file] of opts.renders) {
+    const objects = readRender(file);
+    await loadModels(objects);
+    const count = checkOverlay(overlay, objects);
+    console.log(`check-manifests: ${overlay}: ${count} objects`);
+  }
+  for (const f of failures) console.log(`FAIL ${f}`);
+  console.log(`check-manifests: ${checks - failures.length} passed, ${failures.length} failed`);
+  process.exit(failures.length ? 1 : 0);
+})().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

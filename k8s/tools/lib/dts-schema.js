@@ -31,10 +31,21 @@ class DtsSchemas {
     throw new Error(`${file}: no type ${name}`);
   }
 
+  // The models (ES modules) import "./Foo.js" for Foo.d.ts; a package's root declarations may be
+  // where its package.json's "types" (or exports' "types") points.
   resolveModule(fromFile, spec) {
-    const base = spec.startsWith('.') ? path.resolve(path.dirname(fromFile), spec)
-      : path.join(this.nodeModules, spec);
-    for (const candidate of [`${base}.d.ts`, path.join(base, 'index.d.ts')]) {
+    const base = (spec.startsWith('.') ? path.resolve(path.dirname(fromFile), spec)
+      : path.join(this.nodeModules, spec)).replace(/\.js$/, '');
+    const candidates = [`${base}.d.ts`, path.join(base, 'index.d.ts')];
+    const pkgFile = path.join(base, 'package.json');
+    if (!spec.startsWith('.') && fs.existsSync(pkgFile)) {
+      const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8'));
+      const exp = pkg.exports && (pkg.exports['.'] || pkg.exports);
+      for (const t of [exp && exp.types, pkg.types, pkg.typings]) {
+        if (typeof t === 'string') candidates.push(path.join(base, t));
+      }
+    }
+    for (const candidate of candidates) {
       if (fs.existsSync(candidate)) return candidate;
     }
     throw new Error(`${fromFile}: cannot resolve ${spec}`);
@@ -57,7 +68,7 @@ class DtsSchemas {
         get: () => this.resolveModule(file, imp.spec),
       });
     }
-    for (const m of text.matchAll(/export\s*\{([^}]*)\}\s*;/g)) {
+    for (const m of text.matchAll(/export\s*(?:type\s*)?\{([^}]*)\}\s*;/g)) {
       for (const part of m[1].split(',').map((s) => s.trim()).filter(Boolean)) {
         const [name, alias] = part.split(/\s+as\s+/);
         if (alias) decls.exportAs.set(alias, name);
@@ -68,9 +79,15 @@ class DtsSchemas {
     const tokens = tokenize(text);
     for (let i = 0; i < tokens.length; i++) {
       if (tokens[i] === 'interface') {
+        // "extends A, B": the fields of the bases too (TypeMeta's apiVersion and kind are
+        // declared again in the body).
         let body = i + 2;
-        while (tokens[body] !== '{') body++;  // past "extends TypeMeta"
-        decls.types.set(tokens[i + 1], lazy(() => new Parser(tokens, body).parseObject()));
+        const bases = [];
+        while (tokens[body] !== '{') {
+          if (/^[A-Za-z_$]/.test(tokens[body]) && tokens[body] !== 'extends' && tokens[body] !== 'TypeMeta') bases.push(tokens[body]);
+          body++;
+        }
+        decls.types.set(tokens[i + 1], lazy(() => ({ ...new Parser(tokens, body).parseObject(), bases })));
       } else if (tokens[i] === 'type' && tokens[i + 2] === '=') {
         decls.types.set(tokens[i + 1], lazy(() => new Parser(tokens, i + 3).parseType()));
       }
@@ -85,6 +102,22 @@ class DtsSchemas {
     const { file: f, type } = this.typeOf(file, name);
     this.walk(value, type, f, '', errors);
     return errors;
+  }
+
+  // An interface's fields with those of the interfaces it extends, each with the file its type
+  // names resolve in.
+  fields(type, file) {
+    const props = new Map();
+    let index = type.index ? { type: type.index, file } : null;
+    for (const base of type.bases || []) {
+      const resolved = this.typeOf(file, base);
+      if (resolved.type.k !== 'object') throw new Error(`${file}: base ${base} is not an interface`);
+      const inherited = this.fields(resolved.type, resolved.file);
+      for (const [key, prop] of inherited.props) props.set(key, prop);
+      index = index || inherited.index;
+    }
+    for (const [key, prop] of type.props) props.set(key, { ...prop, file });
+    return { props, index };
   }
 
   walk(value, type, file, at, errors) {
@@ -115,13 +148,14 @@ class DtsSchemas {
           errors.push(`${at || '/'}: expected an object`);
           return;
         }
+        const { props, index } = this.fields(type, file);
         for (const [key, v] of Object.entries(value)) {
-          const prop = type.props.get(key);
-          if (prop) this.walk(v, prop.type, file, `${at}/${key}`, errors);
-          else if (type.index) this.walk(v, type.index, file, `${at}/${key}`, errors);
+          const prop = props.get(key);
+          if (prop) this.walk(v, prop.type, prop.file, `${at}/${key}`, errors);
+          else if (index) this.walk(v, index.type, index.file, `${at}/${key}`, errors);
           else errors.push(`${at}/${key}: no such field`);
         }
-        for (const [key, prop] of type.props) {
+        for (const [key, prop] of props) {
           if (!prop.optional && !(key in value)) errors.push(`${at}/${key}: required field missing`);
         }
         return;
