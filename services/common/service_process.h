@@ -42,6 +42,8 @@ int RunServiceMain(int argc, char** argv, const ServiceDescription& service);
 
 // --rating_target: where the rating service is, for the services that call it.
 std::string RatingTargetFromFlags();
+// --table_client_endpoint: the table address players are handed; empty: the host's own.
+std::string TableClientEndpointFromFlags();
 // A channel to --rating_target that spreads calls over every address it resolves to.
 std::shared_ptr<grpc::Channel> ChannelToRatingService();
 

@@ -68,11 +68,12 @@ void EventLog::CreateTable(TableRow row, std::string created_entry_bytes, Done d
                           .done = std::move(done)});
 }
 
-void EventLog::Append(std::string table_id, uint64_t seq, std::string entry_bytes,
+void EventLog::Append(std::string table_id, int64_t epoch, uint64_t seq, std::string entry_bytes,
                       std::optional<Finished> finished, Done done) {
   LogWriter& writer = WriterFor(table_id);
   writer.Enqueue(LogWrite{.table_id = std::move(table_id),
                           .seq = static_cast<int64_t>(seq),
+                          .epoch = epoch,
                           .entry = std::move(entry_bytes),
                           .finished = std::move(finished),
                           .done = std::move(done)});
@@ -90,8 +91,23 @@ int64_t EventLog::PendingWrites() const {
   return pending;
 }
 
-absl::StatusOr<std::vector<StoredTable>> EventLog::LoadUnfinished(const std::string& host_id) {
-  return LoadUnfinishedTables(pool_, host_id);
+absl::StatusOr<std::vector<StoredTable>> EventLog::ClaimOwn() {
+  return ClaimOwnTables(pool_, settings_.host_id);
+}
+
+absl::StatusOr<std::vector<ClaimedTable>> EventLog::ClaimLapsed(absl::Duration lease, int limit) {
+  return ClaimLapsedTables(pool_, settings_.host_id, lease, limit);
+}
+
+absl::StatusOr<StoredTable> EventLog::ClaimTable(const std::string& table_id,
+                                                 absl::Duration lease) {
+  return table::ClaimTable(pool_, settings_.host_id, table_id, lease);
+}
+
+absl::StatusOr<int> EventLog::Release() { return ReleaseTables(pool_, settings_.host_id); }
+
+absl::StatusOr<absl::flat_hash_map<std::string, int64_t>> EventLog::Held() {
+  return HeldTables(pool_, settings_.host_id);
 }
 
 absl::StatusOr<StoredTable> EventLog::LoadTable(const std::string& table_id) {

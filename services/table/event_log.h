@@ -19,7 +19,9 @@
 #include "absl/time/time.h"
 #include "services/common/clock.h"
 #include "services/common/pg_pool.h"
+#include "absl/container/flat_hash_map.h"
 #include "services/table/log_batch.h"
+#include "services/table/table_ownership.h"
 #include "services/table/table_store_types.h"
 
 namespace prometheus {
@@ -67,10 +69,12 @@ class EventLog {
   void CreateTable(TableRow row, std::string created_entry_bytes, Done done);
 
   // Appends entry `seq` to the table's log; with `finished`, also marks the table finished and
-  // queues the result in the outbox, in the same transaction. `done` (on a writer thread, once
-  // committed) gets OK, NotFound for an unknown table, AlreadyExists when the seq holds a different
-  // entry. Writes to one table commit in the order they were appended.
-  void Append(std::string table_id, uint64_t seq, std::string entry_bytes,
+  // queues the result in the outbox, in the same transaction. `epoch` is the owner epoch this host
+  // holds the table at (1 for a table it created, else its claim's). `done` (on a writer thread,
+  // once committed) gets OK, NotFound for an unknown table, AlreadyExists when the seq holds a
+  // different entry, Aborted with IsFenced when another host has claimed the table since (nothing
+  // is written). Writes to one table commit in the order they were appended.
+  void Append(std::string table_id, int64_t epoch, uint64_t seq, std::string entry_bytes,
               std::optional<Finished> finished, Done done);
 
   // Commits everything queued, then stops the writers; later writes fail with Unavailable. A
@@ -80,9 +84,18 @@ class EventLog {
   // Writes queued or being committed (for back-pressure).
   int64_t PendingWrites() const;
 
-  // Every unfinished table of `host_id` with its whole log, for replay at start. DataLoss naming
-  // the table when a log has a gap or ends before the table's last_seq.
-  absl::StatusOr<std::vector<StoredTable>> LoadUnfinished(const std::string& host_id);
+  // Ownership (table_ownership.h), for this host. At start: this host's unfinished tables,
+  // claimed anew, with their whole logs for replay (DataLoss naming a table whose log has a gap or
+  // ends before its last_seq).
+  absl::StatusOr<std::vector<StoredTable>> ClaimOwn();
+  // Up to `limit` tables no live host holds (handed off, or their host silent past `lease`).
+  absl::StatusOr<std::vector<ClaimedTable>> ClaimLapsed(absl::Duration lease, int limit);
+  // One table a call asked for: claimed when no other live host holds it, loaded when finished.
+  absl::StatusOr<StoredTable> ClaimTable(const std::string& table_id, absl::Duration lease);
+  // Hands off this host's unfinished tables and leaves the registry (draining).
+  absl::StatusOr<int> Release();
+  // This host's unfinished tables as the database has them, with their epochs.
+  absl::StatusOr<absl::flat_hash_map<std::string, int64_t>> Held();
   // One table, finished or not, with its whole log (replays); NotFound when absent.
   absl::StatusOr<StoredTable> LoadTable(const std::string& table_id);
 

@@ -23,6 +23,8 @@ struct TableHost::LiveTable {
   // Identifies the creation request, for answering CreateTable retries.
   std::string create_fingerprint;
   absl::Time created_at;
+  // The owner epoch this host holds the table at; every append carries it (the log's fence).
+  int64_t owner_epoch = 1;
   // A practice table's player and seat (empty and -1 otherwise).
   std::string practice_player;
   int practice_seat = -1;
@@ -30,7 +32,7 @@ struct TableHost::LiveTable {
   uint64_t durable_seq ABSL_GUARDED_BY(mu) = 0;
   std::vector<UpdateStream*> streams ABSL_GUARDED_BY(mu);
   // Run once durable_seq catches up with the session (views and snapshots wait for that).
-  std::vector<std::function<void()>> waiters ABSL_GUARDED_BY(mu);
+  std::vector<std::function<void(absl::Status)>> waiters ABSL_GUARDED_BY(mu);
   absl::Time scheduled_at ABSL_GUARDED_BY(mu) = absl::InfiniteFuture();
   absl::Time finished_at ABSL_GUARDED_BY(mu) = absl::InfiniteFuture();
   // A write to the log was refused: the table takes nothing more until reloaded.
@@ -73,7 +75,13 @@ void TableHost::ChangeForSeat(
     }
     if (!changed->applied.has_value()) {
       // A repeat that changed nothing: answered once what it repeats is durable.
-      WhenDurable(table, [done, response = changed->response] { done(response); });
+      WhenDurable(table, [done, response = changed->response](absl::Status durable) {
+        if (durable.ok()) {
+          done(response);
+        } else {
+          done(durable);
+        }
+      });
     } else {
       Persist(table, *changed->applied, [done, response = changed->response](absl::Status status) {
         if (status.ok()) {

@@ -16,6 +16,7 @@ using common::TextArrayLiteral;
 namespace {
 
 constexpr char kExistingTablePayload[] = "kahve/existing_table_id";
+constexpr char kFencedPayload[] = "kahve/fenced";
 
 // Inserts the tables that are free; returns the ones that are not, with who holds their match id
 // and table id. The joins read the snapshot from before the insert, so they see only rows that
@@ -35,19 +36,28 @@ constexpr char kCreateTablesSql[] =
     "  LEFT JOIN table_tables by_table ON by_table.table_id = i.table_id"
     "  WHERE i.table_id NOT IN (SELECT table_id FROM created)";
 
-// Inserts the entries of known tables, moves each table's last_seq, and returns the positions of
-// the entries it did not insert. Only those need a closer look (kDiagnoseEntries): the common case
-// costs no extra lookup.
+// Inserts the entries of tables this host holds at the entries' epochs, moves each table's
+// last_seq, and returns the positions of the entries it did not insert. Only those need a closer
+// look (kDiagnoseEntries): the common case costs no extra lookup.
+// `held` is the fence: it locks each table's row until the commit, so a claim by another host
+// either committed first (the row is re-read under the lock and no longer matches: nothing is
+// written) or waits for this commit (and then replays a log that includes it). In table id order,
+// so two transactions never lock the same rows in opposite orders.
 constexpr char kAppendEntries[] = "table_log_append_entries";
 constexpr char kAppendEntriesSql[] =
     "WITH input AS ("
-    "  SELECT u.table_id, u.seq, decode(u.entry_hex, 'hex') AS entry, u.ord"
-    "  FROM unnest($1::text[], $2::bigint[], $3::text[])"
-    "    WITH ORDINALITY AS u(table_id, seq, entry_hex, ord)"
+    "  SELECT u.table_id, u.seq, decode(u.entry_hex, 'hex') AS entry, u.epoch, u.ord"
+    "  FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[])"
+    "    WITH ORDINALITY AS u(table_id, seq, entry_hex, epoch, ord)"
+    "), held AS MATERIALIZED ("
+    "  SELECT t.table_id, t.owner_epoch FROM table_tables t"
+    "  WHERE t.table_id IN (SELECT table_id FROM input) AND t.host_id = $5"
+    "  ORDER BY t.table_id FOR NO KEY UPDATE"
     "), inserted AS ("
     "  INSERT INTO table_log (table_id, seq, entry)"
     "  SELECT i.table_id, i.seq, i.entry FROM input i"
-    "  WHERE EXISTS (SELECT 1 FROM table_tables t WHERE t.table_id = i.table_id)"
+    "  WHERE EXISTS (SELECT 1 FROM held h"
+    "                WHERE h.table_id = i.table_id AND h.owner_epoch = i.epoch)"
     "  ORDER BY i.ord"
     "  ON CONFLICT (table_id, seq) DO NOTHING RETURNING table_id, seq"
     "), advanced AS ("
@@ -58,12 +68,15 @@ constexpr char kAppendEntriesSql[] =
     "SELECT i.ord FROM input i WHERE NOT EXISTS ("
     "  SELECT 1 FROM inserted n WHERE n.table_id = i.table_id AND n.seq = i.seq)";
 
-// For entries not inserted: whether their table exists and whether the stored entry is the same.
+// For entries not inserted: whether their table exists, whether the stored entry is the same, and
+// whether this host still holds the table at the entry's epoch.
 constexpr char kDiagnoseEntries[] = "table_log_diagnose_entries";
 constexpr char kDiagnoseEntriesSql[] =
-    "SELECT u.ord, t.table_id IS NOT NULL, l.entry IS NOT DISTINCT FROM decode(u.entry_hex, 'hex')"
-    "  FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[])"
-    "    AS u(table_id, seq, entry_hex, ord)"
+    "SELECT u.ord, t.table_id IS NOT NULL,"
+    "  l.entry IS NOT DISTINCT FROM decode(u.entry_hex, 'hex'),"
+    "  t.host_id IS NOT DISTINCT FROM $6 AND t.owner_epoch IS NOT DISTINCT FROM u.epoch"
+    "  FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[])"
+    "    AS u(table_id, seq, entry_hex, epoch, ord)"
     "  LEFT JOIN table_tables t ON t.table_id = u.table_id"
     "  LEFT JOIN table_log l ON l.table_id = u.table_id AND l.seq = u.seq";
 
@@ -84,6 +97,13 @@ const std::string& FinishTablesSql() {
       kNowUsSql, ", 0, ", kNowUsSql,
       " FROM input WHERE payload_hex <> '' ON CONFLICT (match_id) DO NOTHING"));
   return *sql;
+}
+
+absl::Status Fenced(const std::string& table_id, int64_t epoch) {
+  absl::Status status = absl::AbortedError(absl::StrCat(
+      "table ", table_id, " is no longer held by this host at epoch ", epoch, "; not written"));
+  status.SetPayload(kFencedPayload, absl::Cord("1"));
+  return status;
 }
 
 absl::Status MatchTaken(const std::string& match_id, const std::string& table_id) {
@@ -146,45 +166,54 @@ void CreateTables(pqxx::transaction_base& tx, absl::Span<const LogWrite> batch,
 }
 
 void AppendEntries(pqxx::transaction_base& tx, absl::Span<const LogWrite> batch,
-                   std::vector<absl::Status>& outcomes) {
+                   const std::string& host_id, std::vector<absl::Status>& outcomes) {
   std::vector<size_t> positions;
   std::vector<std::string> table_ids;
-  std::vector<int64_t> seqs;
+  std::vector<int64_t> seqs, epochs;
   std::vector<const std::string*> entries;
   for (size_t i = 0; i < batch.size(); ++i) {
     if (!outcomes[i].ok()) continue;
     positions.push_back(i);
     table_ids.push_back(batch[i].table_id);
     seqs.push_back(batch[i].seq);
+    epochs.push_back(batch[i].epoch);
     entries.push_back(&batch[i].entry);
   }
   if (positions.empty()) return;
   const std::string table_array = TextArrayLiteral(table_ids);
   const std::string seq_array = Int64ArrayLiteral(seqs);
   const std::string entry_array = HexArrayLiteral(entries);
-  const pqxx::result not_inserted =
-      tx.exec_prepared(kAppendEntries, table_array, seq_array, entry_array);
+  const pqxx::result not_inserted = tx.exec_prepared(kAppendEntries, table_array, seq_array,
+                                                     entry_array, Int64ArrayLiteral(epochs), host_id);
   if (not_inserted.empty()) return;
   std::vector<int64_t> batch_positions;
   std::vector<std::string> diagnose_tables;
-  std::vector<int64_t> diagnose_seqs;
+  std::vector<int64_t> diagnose_seqs, diagnose_epochs;
   std::vector<const std::string*> diagnose_entries;
   for (const pqxx::row& row : not_inserted) {
     const size_t i = positions[row[0].as<size_t>() - 1];
     batch_positions.push_back(static_cast<int64_t>(i));
     diagnose_tables.push_back(batch[i].table_id);
     diagnose_seqs.push_back(batch[i].seq);
+    diagnose_epochs.push_back(batch[i].epoch);
     diagnose_entries.push_back(&batch[i].entry);
   }
   for (const pqxx::row& row : tx.exec_prepared(
            kDiagnoseEntries, TextArrayLiteral(diagnose_tables), Int64ArrayLiteral(diagnose_seqs),
-           HexArrayLiteral(diagnose_entries), Int64ArrayLiteral(batch_positions))) {
+           HexArrayLiteral(diagnose_entries), Int64ArrayLiteral(diagnose_epochs),
+           Int64ArrayLiteral(batch_positions), host_id)) {
     const size_t i = row[0].as<size_t>();
     const bool table_known = row[1].as<bool>();
     const bool same_entry = row[2].as<bool>();
+    const bool held = row[3].as<bool>();
     if (!table_known) {
       outcomes[i] = absl::NotFoundError(absl::StrCat("table ", batch[i].table_id, " not found"));
-    } else if (!same_entry) {
+    } else if (same_entry) {
+      // Written already (a repeated batch, or the same deterministic entry by the table's new
+      // host): it is durable either way.
+    } else if (!held) {
+      outcomes[i] = Fenced(batch[i].table_id, batch[i].epoch);
+    } else {
       outcomes[i] = absl::AlreadyExistsError(absl::StrCat(
           "seq ", batch[i].seq, " of table ", batch[i].table_id, " holds a different entry"));
     }
@@ -226,10 +255,14 @@ std::vector<absl::Status> WriteLogBatch(pqxx::connection& connection,
   pqxx::nontransaction tx(connection);
   tx.exec0("BEGIN");
   CreateTables(tx, batch, host_id, outcomes);
-  AppendEntries(tx, batch, outcomes);
+  AppendEntries(tx, batch, host_id, outcomes);
   FinishTables(tx, batch, outcomes);
   tx.exec0("COMMIT");
   return outcomes;
+}
+
+bool IsFenced(const absl::Status& status) {
+  return status.GetPayload(kFencedPayload).has_value();
 }
 
 std::string ExistingTableIdOf(const absl::Status& status) {

@@ -22,6 +22,8 @@ namespace kahve::table {
 struct LogWrite {
   std::string table_id;
   int64_t seq = 0;
+  // The owner epoch the writing host claimed the table with (1 for a table it creates).
+  int64_t epoch = 1;
   std::string entry;
   std::optional<TableRow> created;
   std::optional<Finished> finished;
@@ -35,12 +37,17 @@ void PrepareLogBatchStatements(pqxx::connection& connection);
 // OK when written (or found already written, with the same bytes, by an earlier attempt);
 // AlreadyExists when a creation's match id or table id is taken (no part of it is written;
 // ExistingTableIdOf names the match's table) or the seq already holds a different entry; NotFound
-// for an entry of a table that does not exist. A refused write never affects the others.
+// for an entry of a table that does not exist; Aborted (IsFenced) when `host_id` no longer holds
+// the table at the write's epoch (another host claimed it): the entry is not written. A refused
+// write never affects the others.
 // Throws libpqxx's exceptions when the database fails: nothing is committed then (or the outcome
 // is unknown), and the connection must be discarded.
 std::vector<absl::Status> WriteLogBatch(pqxx::connection& connection,
                                         absl::Span<const LogWrite> batch,
                                         const std::string& host_id);
+
+// Whether a refusal says the writing host lost the table to another host.
+bool IsFenced(const absl::Status& status);
 
 // The table that already holds the match, from an AlreadyExists refusal of a creation; "" if none.
 std::string ExistingTableIdOf(const absl::Status& status);

@@ -99,7 +99,9 @@ void TableHost::Play(const common::Identity& caller, const v1::PlayRequest& requ
       });
     } else {
       // A retry: answered once the original is durable.
-      WhenDurable(table, [done, response] { done(absl::OkStatus(), response, std::nullopt); });
+      WhenDurable(table, [done, response](absl::Status durable) {
+        done(durable, durable.ok() ? response : v1::PlayResponse(), std::nullopt);
+      });
     }
   }
   Reschedule(table);
@@ -138,8 +140,14 @@ void TableHost::AnswerForSeat(
     done(seat.status());
     return;
   }
-  WhenDurable(table, [table, seat = *seat, answer = std::move(answer), done = std::move(done)]()
-                         ABSL_NO_THREAD_SAFETY_ANALYSIS { done(answer(*table, seat)); });
+  WhenDurable(table, [table, seat = *seat, answer = std::move(answer), done = std::move(done)](
+                         absl::Status durable) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+    if (durable.ok()) {
+      done(answer(*table, seat));
+    } else {
+      done(durable);
+    }
+  });
 }
 
 void TableHost::GetView(const common::Identity& caller, const v1::GetViewRequest& request,
@@ -211,8 +219,10 @@ absl::Status TableHost::Connect(const common::Identity& caller, const v1::Connec
     if (auto back = table->session->StreamOpened(stream->seat(), stream->with_view, now)) {
       Persist(table, *back, nullptr);
     }
-    WhenDurable(table, [this, table, stream]()
-                           ABSL_NO_THREAD_SAFETY_ANALYSIS { StartStream(*table, stream); });
+    // A table that stops first has ended the stream already.
+    WhenDurable(table, [this, table, stream](absl::Status durable) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+      if (durable.ok()) StartStream(*table, stream);
+    });
   }
   Reschedule(table);
   return absl::OkStatus();

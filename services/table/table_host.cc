@@ -116,13 +116,12 @@ void TableHost::Adopt(TablePtr table) {
   Reschedule(table);
 }
 
-void TableHost::Forget(const std::string& table_id) {
-  TablePtr table;
+void TableHost::Forget(const TablePtr& table) {
   {
     absl::MutexLock lock(&mu_);
-    const auto found = tables_.find(table_id);
-    if (found == tables_.end()) return;
-    table = found->second;
+    const auto found = tables_.find(table->table_id);
+    // Replaced meanwhile (claimed again): the newer one stays.
+    if (found == tables_.end() || found->second != table) return;
     tables_.erase(found);
     absl::MutexLock table_lock(&table->mu);
     table_of_match_.erase(table->session->match_id());
@@ -135,7 +134,7 @@ void TableHost::Forget(const std::string& table_id) {
 }
 
 absl::Status TableHost::LoadUnfinished() {
-  auto stored = log_->LoadUnfinished(log_->host_id());
+  auto stored = log_->ClaimOwn();
   if (!stored.ok()) return stored.status();
   const absl::Time now = clock_->Now();
   for (const StoredTable& one : *stored) {
@@ -143,7 +142,9 @@ absl::Status TableHost::LoadUnfinished() {
     if (!adopted.ok()) return adopted;
   }
   common::LogInfo("tables reloaded", {{"tables", absl::StrCat(stored->size())}});
-  return absl::OkStatus();
+  // Then the tables nobody holds: those handed off by a drained host (the last host to stop
+  // hands its tables to whoever starts next), and those of hosts silent past the lease.
+  return ClaimLapsed().status();
 }
 
 absl::Status TableHost::AdoptStored(const StoredTable& stored, absl::Time now) {
@@ -154,6 +155,7 @@ absl::Status TableHost::AdoptStored(const StoredTable& stored, absl::Time now) {
   table->table_id = stored.row.table_id;
   table->ruleset = stored.row.ruleset;
   table->created_at = absl::FromUnixMicros(stored.row.created_us);
+  table->owner_epoch = stored.row.owner_epoch;
   v1::TableLogEntry created;
   created.ParseFromString(stored.entries[0]);  // SessionFromLog read it already
   table->create_fingerprint =
@@ -171,17 +173,104 @@ absl::Status TableHost::AdoptStored(const StoredTable& stored, absl::Time now) {
   return absl::OkStatus();
 }
 
-absl::Status TableHost::AdoptFinished(const std::string& table_id) {
+absl::Status TableHost::TakeOver(const std::string& table_id) {
   if (Find(table_id) != nullptr) return absl::OkStatus();
-  auto stored = log_->LoadTable(table_id);
+  if (draining_) {
+    return absl::UnavailableError("the table host is shutting down; reconnect with after_seq");
+  }
+  // One takeover at a time: a second call for the same table waits, then finds it here.
+  absl::MutexLock claiming(&takeover_mu_);
+  if (Find(table_id) != nullptr) return absl::OkStatus();
+  auto stored = log_->ClaimTable(table_id, settings_.host_lease);
   if (!stored.ok()) return stored.status();
   // The database compares text as a whole, but the id must be exactly the one asked for.
-  if (stored->row.table_id != table_id || !stored->row.finished_us.has_value() ||
-      stored->row.host_id != log_->host_id()) {
-    // An unfinished table lives on its own host (or will be reloaded there).
+  if (stored->row.table_id != table_id) {
     return absl::NotFoundError(absl::StrCat("no table ", table_id, " here"));
   }
-  return AdoptStored(*stored, clock_->Now());
+  const bool claimed = !stored->row.finished_us.has_value();
+  if (absl::Status adopted = AdoptStored(*stored, clock_->Now()); !adopted.ok()) return adopted;
+  if (claimed) {
+    metrics_->takeovers.Add({{"reason", "on_call"}}).Increment();
+    common::LogInfo("table claimed for a call",
+                    {{"table", table_id}, {"epoch", absl::StrCat(stored->row.owner_epoch)}});
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int> TableHost::ClaimLapsed() {
+  int total = 0;
+  absl::MutexLock claiming(&takeover_mu_);
+  while (!draining_) {
+    auto claimed = log_->ClaimLapsed(settings_.host_lease, settings_.claim_batch);
+    if (!claimed.ok()) return claimed.status();
+    const absl::Time now = clock_->Now();
+    for (const ClaimedTable& one : *claimed) {
+      if (const TablePtr stale = Find(one.stored.row.table_id)) LetGo(stale);
+      if (absl::Status adopted = AdoptStored(one.stored, now); !adopted.ok()) {
+        // Held here now but unplayable: every host would fail the same way. Kept claimed (not
+        // passed around), and loud.
+        common::LogError("claimed table could not be rebuilt",
+                         {{"table", one.stored.row.table_id},
+                          {"error", std::string(adopted.message())}});
+        continue;
+      }
+      const bool handed_off = one.previous_host.empty();
+      metrics_->takeovers.Add({{"reason", handed_off ? "handed_off" : "lapsed"}}).Increment();
+      if (one.silent_for.has_value()) {
+        metrics_->takeover_silence_seconds.Observe(absl::ToDoubleSeconds(*one.silent_for));
+      }
+      common::LogInfo("table claimed", {{"table", one.stored.row.table_id},
+                                        {"from", handed_off ? "(handed off)" : one.previous_host},
+                                        {"epoch", absl::StrCat(one.stored.row.owner_epoch)}});
+    }
+    total += static_cast<int>(claimed->size());
+    if (static_cast<int>(claimed->size()) < settings_.claim_batch) break;
+  }
+  return total;
+}
+
+absl::Status TableHost::LetGoOfLost() {
+  auto held = log_->Held();
+  if (!held.ok()) return held.status();
+  std::vector<TablePtr> lost;
+  {
+    absl::MutexLock lock(&mu_);
+    for (const auto& [id, table] : tables_) {
+      const auto found = held->find(id);
+      if (found != held->end() && found->second == table->owner_epoch) continue;
+      absl::MutexLock table_lock(&table->mu);
+      // Finished tables need no holder: they stay for their linger.
+      if (!table->session->over()) lost.push_back(table);
+    }
+  }
+  for (const TablePtr& table : lost) LetGo(table);
+  return absl::OkStatus();
+}
+
+void TableHost::LetGo(const TablePtr& table) {
+  {
+    absl::MutexLock lock(&table->mu);
+    if (!table->broken) {
+      metrics_->tables_lost.Increment();
+      common::LogWarning("table lost to another host; its streams are told to reconnect",
+                         {{"table", table->table_id}});
+    }
+    Stop(*table, "the table moved to another host; reconnect with after_seq");
+    // Forgotten below: the streams' ends would find no table to leave.
+    metrics_->streams_active.Decrement(static_cast<double>(table->streams.size()));
+    table->streams.clear();
+  }
+  Forget(table);
+}
+
+void TableHost::Stop(LiveTable& table, std::string_view why) {
+  table.broken = true;
+  for (UpdateStream* stream : table.streams) {
+    stream->End(grpc::Status(grpc::StatusCode::UNAVAILABLE, std::string(why)));
+  }
+  std::vector<std::function<void(absl::Status)>> waiters;
+  waiters.swap(table.waiters);
+  for (auto& waiter : waiters) waiter(absl::UnavailableError(std::string(why)));
 }
 
 void TableHost::CreateTable(const v1::CreateTableRequest& request, bool admin, CreateDone done) {
@@ -335,7 +424,7 @@ void TableHost::Persist(const TablePtr& table, const AppliedEntry& applied,
     }
   }
   in_append = true;
-  log_->Append(table->table_id, applied.entry.seq(), applied.entry.SerializeAsString(), finished,
+  log_->Append(table->table_id, table->owner_epoch, applied.entry.seq(), applied.entry.SerializeAsString(), finished,
                [this, table, applied, then = std::move(then)](absl::Status status) {
                  if (in_append) {
                    // Answered on the calling thread, which holds the table's lock.
@@ -351,16 +440,19 @@ void TableHost::Persist(const TablePtr& table, const AppliedEntry& applied,
 
 void TableHost::OnDurable(const TablePtr& table, const AppliedEntry& applied, absl::Status status,
                           const std::function<void(absl::Status)>& then) {
+  if (IsFenced(status)) {
+    // Another host claimed the table: it serves the move's retry from the log it replayed.
+    if (then) then(absl::UnavailableError("the table moved to another host; retry"));
+    LetGo(table);
+    return;
+  }
   absl::MutexLock lock(&table->mu);
   if (!status.ok()) {
     if (!table->broken) {
       common::LogError("table log write refused; the table stops",
                        {{"table", table->table_id}, {"error", std::string(status.message())}});
     }
-    table->broken = true;
-    for (UpdateStream* stream : table->streams) {
-      stream->End(grpc::Status(grpc::StatusCode::UNAVAILABLE, "the table is unavailable"));
-    }
+    Stop(*table, "the table is unavailable");
     if (then) then(absl::UnavailableError("the table could not store the move"));
     return;
   }
@@ -387,9 +479,9 @@ void TableHost::OnDurable(const TablePtr& table, const AppliedEntry& applied, ab
   }
   if (then) then(absl::OkStatus());
   if (table->durable_seq == table->session->seq()) {
-    std::vector<std::function<void()>> waiters;
+    std::vector<std::function<void(absl::Status)>> waiters;
     waiters.swap(table->waiters);
-    for (auto& waiter : waiters) waiter();
+    for (auto& waiter : waiters) waiter(absl::OkStatus());
   }
 }
 
@@ -404,9 +496,11 @@ void TableHost::CountPlayers(LiveTable& table, int players) {
   table.players_counted = players;
 }
 
-void TableHost::WhenDurable(const TablePtr& table, std::function<void()> fn) {
-  if (table->durable_seq == table->session->seq()) {
-    fn();
+void TableHost::WhenDurable(const TablePtr& table, std::function<void(absl::Status)> fn) {
+  if (table->broken) {
+    fn(absl::UnavailableError("the table is unavailable"));
+  } else if (table->durable_seq == table->session->seq()) {
+    fn(absl::OkStatus());
   } else {
     table->waiters.push_back(std::move(fn));
   }
@@ -476,7 +570,7 @@ void TableHost::RunDue(const TablePtr& table, absl::Time now) {
     }
   }
   if (forget) {
-    Forget(table->table_id);
+    Forget(table);
     return;
   }
   Reschedule(table);
@@ -530,7 +624,7 @@ void TableHost::ReleasePractice(const std::string& player, const std::string& ma
   practice_in_use_->Decrement();
 }
 
-void TableHost::BeginShutdown() {
+void TableHost::BeginShutdown(bool release) {
   draining_ = true;
   {
     absl::MutexLock lock(&clock_mu_);
@@ -540,6 +634,16 @@ void TableHost::BeginShutdown() {
   // time, not clock_: this waits on the database, and a simulated clock would never let it end.
   const absl::Time deadline = absl::Now() + absl::Seconds(30);
   while (log_->PendingWrites() > 0 && absl::Now() < deadline) absl::SleepFor(absl::Milliseconds(5));
+  // Handed off once nothing more can be written: the hosts that claim them replay complete logs.
+  if (release) {
+    if (auto released = log_->Release(); released.ok()) {
+      common::LogInfo("tables handed off", {{"tables", absl::StrCat(*released)}});
+    } else {
+      // They are claimed once this host's lease lapses instead.
+      common::LogWarning("handing off tables failed",
+                         {{"error", std::string(released.status().message())}});
+    }
+  }
   std::vector<TablePtr> tables;
   {
     absl::MutexLock lock(&mu_);

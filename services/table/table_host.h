@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <queue>
+#include <string_view>
 #include <string>
 #include <thread>
 #include <utility>
@@ -40,8 +41,14 @@
 namespace kahve::table {
 
 struct TableHostSettings {
-  // Secret the seat tokens derive from (replicas need not share it; a table lives on one host).
+  // Secret the seat tokens derive from. Every host must have the same: a table moves between
+  // hosts, and its tokens with it.
   std::string seat_token_key;
+  // A host holds its tables while its heartbeat (table_hosts) is younger than this; past it, any
+  // other host may claim them (docs/table.md, "Ownership").
+  absl::Duration host_lease = absl::Seconds(5);
+  // The most tables one ClaimLapsed pass claims (the passes repeat while they find that many).
+  int claim_batch = 200;
   // Finished tables stay in memory this long (late streams, GetReplay), then only in the database.
   absl::Duration finished_linger = absl::Seconds(60);
   // Writes waiting for the log beyond which new moves are refused (UNAVAILABLE) until it drains.
@@ -69,13 +76,24 @@ class TableHost {
   TableHost(const TableHost&) = delete;
   TableHost& operator=(const TableHost&) = delete;
 
-  // Rebuilds every unfinished table this host owns from its log (at start, before serving).
+  // At start, before serving: claims anew every unfinished table this host holds, then those no
+  // live host holds (ClaimLapsed), and rebuilds each from its log. The claim bumps their epochs: an
+  // earlier run of this host id that is stalled rather than dead can no longer write to them.
   absl::Status LoadUnfinished();
-  // Brings a finished table of this host back from the database for a while (finished_linger), so
-  // that calls after a restart (a retried last move, a late stream) get their answers rather than
-  // NOT_FOUND. Blocks on the database. NOT_FOUND when the table is unknown, unfinished, or
-  // another host's.
-  absl::Status AdoptFinished(const std::string& table_id);
+  // Brings a table this host does not serve from the database, for a call that asked for it:
+  // a finished table for a while (finished_linger), so a retried last move or a late stream gets
+  // its answer; an unfinished one is claimed and served here when no other live host holds it
+  // (handed off, or its host silent past the lease). UNAVAILABLE when a live host holds it
+  // (HolderEndpointOf names where) or this host drains; NOT_FOUND when the table is unknown.
+  // Blocks on the database.
+  absl::Status TakeOver(const std::string& table_id);
+  // Claims and serves the tables no live host holds (handed off, or their host silent past the
+  // lease), in passes of claim_batch. Returns how many. Blocks on the database.
+  absl::StatusOr<int> ClaimLapsed();
+  // Lets go of every table the database no longer says this host holds at its epoch (after this
+  // host was silent past its lease, another may have claimed some): their streams are told to
+  // reconnect. Blocks on the database.
+  absl::Status LetGoOfLost();
 
   using CreateDone = std::function<void(absl::StatusOr<v1::CreateTableResponse>)>;
   // Creates a table once its creation is durable. A retry with the same match id and content gets
@@ -126,9 +144,10 @@ class TableHost {
   void SetEndpoint(std::string endpoint);
   // The byte budgets of this host's streams (each UpdateStream counts against them).
   StreamQueueBudget* stream_queue_budget() { return &stream_queue_budget_; }
-  // Stop taking tables and moves, wait until the log has committed what was accepted, then end
-  // every stream with UNAVAILABLE (clients reconnect to the table's next host).
-  void BeginShutdown();
+  // Stop taking tables and moves, wait until the log has committed what was accepted, hand the
+  // unfinished tables off to the other hosts (with `release`), then end every stream with
+  // UNAVAILABLE (clients reconnect; the table's next host serves them).
+  void BeginShutdown(bool release = true);
 
  private:
   struct LiveTable;
@@ -149,6 +168,12 @@ class TableHost {
                               const std::string& seat_token) const;
   void Adopt(TablePtr table);
   absl::Status AdoptStored(const StoredTable& stored, absl::Time now);
+  // Stops serving `table` (another host holds it now): its streams end with UNAVAILABLE, calls
+  // waiting for it fail, and it is forgotten unless it was replaced meanwhile.
+  void LetGo(const TablePtr& table);
+  // Marks the table broken (it takes nothing more), ends its streams with UNAVAILABLE `why`, and
+  // fails the calls waiting for it to be durable.
+  void Stop(LiveTable& table, std::string_view why) ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu);
   // Applies nothing; queues `applied` on the log and, once durable, broadcasts it and runs
   // `then`. Called under the table's lock, in seq order.
   void Persist(const TablePtr& table, const AppliedEntry& applied,
@@ -157,8 +182,9 @@ class TableHost {
                  const std::function<void(absl::Status)>& then);
   // Sets what `table` adds to kahve_players_at_tables to `players`.
   void CountPlayers(LiveTable& table, int players) ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu);
-  // Runs `fn` under the table's lock once everything applied is durable.
-  void WhenDurable(const TablePtr& table, std::function<void()> fn);
+  // Runs `fn` under the table's lock once everything applied is durable (OK), or once the table
+  // stops (UNAVAILABLE).
+  void WhenDurable(const TablePtr& table, std::function<void(absl::Status)> fn);
   // A change a seat's player asks for (a resignation, a practice call) and the answer to give.
   template <typename Response>
   struct SeatChangeAnswer {
@@ -178,7 +204,8 @@ class TableHost {
   void Reschedule(const TablePtr& table);
   void ClockLoop();
   void RunDue(const TablePtr& table, absl::Time now);
-  void Forget(const std::string& table_id);
+  // Drops `table` from the live tables unless another object has replaced it under its id.
+  void Forget(const TablePtr& table);
   // Practice budgets: counts `match_id` among `player`'s unfinished practice tables, or refuses
   // when the player's or the host's budget is full (unless `force`: a table reloaded from the
   // log). A match id counted already (a retry) is OK.
@@ -197,6 +224,8 @@ class TableHost {
   absl::flat_hash_map<std::string, TablePtr> tables_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, std::string> table_of_match_ ABSL_GUARDED_BY(mu_);
   std::string endpoint_ ABSL_GUARDED_BY(mu_);
+  // Held while claiming and loading tables (TakeOver, ClaimLapsed), so a table is claimed once.
+  absl::Mutex takeover_mu_;
   // Set by BeginShutdown. Atomic so calls can read it under a table's lock (mu_ is taken before
   // a table's lock, never after): a call that sees it clear attaches its stream before
   // BeginShutdown visits the table, so no stream or move slips past the drain.

@@ -141,6 +141,23 @@ TableMetrics::TableMetrics(prometheus::Registry& registry)
                       .Help("Each seat's score in each deal or round of finished games, by "
                             "ruleset.")
                       .Register(registry)),
+      takeovers(prometheus::BuildCounter()
+                    .Name("kahve_table_takeovers_total")
+                    .Help("Tables this host claimed from another host, by reason (lapsed, "
+                          "handed_off, on_call).")
+                    .Register(registry)),
+      takeover_silence_seconds(
+          prometheus::BuildHistogram()
+              .Name("kahve_table_takeover_silence_seconds")
+              .Help("How long a lapsed table's host had been silent when this host claimed it.")
+              .Register(registry)
+              .Add({}, prometheus::Histogram::BucketBoundaries{1, 2, 3, 4, 5, 6, 7, 8, 10, 15, 20,
+                                                              30, 60})),
+      tables_lost(prometheus::BuildCounter()
+                      .Name("kahve_tables_lost_total")
+                      .Help("Tables this host stopped serving because another host claimed them.")
+                      .Register(registry)
+                      .Add({})),
       budgets(registry) {}
 
 void TableMetrics::CountEntry(const std::string& ruleset, const AppliedEntry& applied) {

@@ -65,6 +65,14 @@ struct TableMetrics {
   // kahve_game_bot_seats_total{ruleset,reason}: seats a bot held at the end
   prometheus::Family<prometheus::Counter>& game_bot_seats;
   prometheus::Family<prometheus::Histogram>& round_score;  // kahve_round_score{ruleset}
+  // kahve_table_takeovers_total{reason}: tables this host claimed from another: lapsed (its host
+  // fell silent past the lease), handed_off (its host drained), on_call (claimed for a call)
+  prometheus::Family<prometheus::Counter>& takeovers;
+  // kahve_table_takeover_silence_seconds: how long a lapsed table's host had been silent when
+  // this host claimed it (the failover time, heartbeat interval aside)
+  prometheus::Histogram& takeover_silence_seconds;
+  // kahve_tables_lost_total: tables this host let go because another host claimed them
+  prometheus::Counter& tables_lost;
   common::BudgetMetrics budgets;  // kahve_budget_*, shared with the process's others
 };
 

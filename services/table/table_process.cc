@@ -34,6 +34,14 @@ ABSL_FLAG(std::string, rating_token, "",
           "Table: bearer token (service role) for calling the rating service; empty: minted from "
           "--jwt_hs256_secret.");
 ABSL_FLAG(int32_t, log_writers, 1, "Table: event log group-commit threads.");
+ABSL_FLAG(double, host_heartbeat_seconds, 1,
+          "Table: how often this host renews its lease in the host registry and claims the "
+          "tables other hosts let go of.");
+ABSL_FLAG(int32_t, claim_batch, 200,
+          "Table: the most lapsed tables one claim takes (claims repeat while they find as many).");
+ABSL_FLAG(double, host_lease_seconds, 5,
+          "Table: a host holds its tables while its last heartbeat is younger than this; past "
+          "it, the other hosts claim them (the failover time is about this plus one heartbeat).");
 ABSL_FLAG(int32_t, finished_linger_seconds, 60,
           "Table: how long a finished table stays in memory for late streams.");
 ABSL_FLAG(int64_t, max_stream_queued_bytes, int64_t{4} << 20,
@@ -62,6 +70,8 @@ std::string Hostname() {
 TableHostSettings HostSettingsFromFlags(const std::string& seat_key, common::Clock* clock) {
   return TableHostSettings{
       .seat_token_key = seat_key,
+      .host_lease = absl::Seconds(absl::GetFlag(FLAGS_host_lease_seconds)),
+      .claim_batch = std::max(1, absl::GetFlag(FLAGS_claim_batch)),
       .finished_linger = absl::Seconds(absl::GetFlag(FLAGS_finished_linger_seconds)),
       .max_stream_queued_bytes = absl::GetFlag(FLAGS_max_stream_queued_bytes),
       .max_streams_queued_bytes = absl::GetFlag(FLAGS_max_streams_queued_bytes),
@@ -111,7 +121,8 @@ class TableProcess final : public common::ServiceProcess {
         host_(HostSettingsFromFlags(config_.seat_key, config_.clock), &log_, &table_metrics_),
         workers_(4),
         stream_budget_(common::StreamBudgetSettingsFromFlags(), &metrics_.budgets()),
-        service_(&host_, config_.authenticator.get(), &workers_, &stream_budget_),
+        forwarder_(config_.seat_key),
+        service_(&host_, config_.authenticator.get(), &workers_, &stream_budget_, &forwarder_),
         server_(server_settings, &metrics_) {
     server_.AddService(&service_, v1::TableService::service_full_name());
   }
@@ -123,7 +134,9 @@ class TableProcess final : public common::ServiceProcess {
     endpoint_ = absl::GetFlag(FLAGS_advertise).empty()
                     ? absl::StrCat(Hostname(), ":", server_.port())
                     : absl::GetFlag(FLAGS_advertise);
-    host_.SetEndpoint(endpoint_);
+    // Practice tables' players are told the entry address when there is one.
+    const std::string client_endpoint = common::TableClientEndpointFromFlags();
+    host_.SetEndpoint(client_endpoint.empty() ? endpoint_ : client_endpoint);
     // Finished matches go to the rating service from the durable outbox, retried until
     // acknowledged.
     rating_ = v1::RatingService::NewStub(common::ChannelToRatingService());
@@ -156,19 +169,40 @@ class TableProcess final : public common::ServiceProcess {
   ~TableProcess() override { Stop(); }
 
  private:
-  // The host registry: matchmaking places tables on live hosts, least loaded first. The last beat
-  // says the host is draining.
+  // The host registry and the lease: each beat renews this host's hold on its tables (and tells
+  // matchmaking it is live, how loaded, whether draining), then claims the tables other hosts let
+  // go of. A beat that ends later than the lease after the last good one began may have let others
+  // claim some of this host's tables: it lets go of those first. The last beat says draining.
   void Heartbeat() {
+    const absl::Duration interval = absl::Seconds(absl::GetFlag(FLAGS_host_heartbeat_seconds));
+    const absl::Duration lease = absl::Seconds(absl::GetFlag(FLAGS_host_lease_seconds));
+    absl::Time last_good = absl::Now();
     bool draining = false;
     do {
       draining = stop_heartbeat_.HasBeenNotified();
+      const absl::Time started = absl::Now();
       const absl::Status beat =
           log_.Heartbeat(config_.host_id, endpoint_, host_.live_tables(), draining);
       if (!beat.ok()) {
         common::LogWarning("heartbeat failed", {{"error", std::string(beat.message())}});
+        continue;
       }
-    } while (!draining &&
-             !config_.clock->WaitForNotificationWithTimeout(stop_heartbeat_, absl::Seconds(2)));
+      // Measured to the beat's end: the database stamped it at its commit, at most this late.
+      // Real time, as the database's clock the lease is judged on.
+      if (absl::Now() - last_good > lease) {
+        if (absl::Status checked = host_.LetGoOfLost(); !checked.ok()) {
+          common::LogWarning("checking held tables failed",
+                             {{"error", std::string(checked.message())}});
+          continue;  // last_good stays: checked again on the next good beat
+        }
+      }
+      last_good = started;
+      if (draining) break;
+      if (auto claimed = host_.ClaimLapsed(); !claimed.ok()) {
+        common::LogWarning("claiming lapsed tables failed",
+                           {{"error", std::string(claimed.status().message())}});
+      }
+    } while (!draining && !config_.clock->WaitForNotificationWithTimeout(stop_heartbeat_, interval));
   }
 
   TableConfig config_;
@@ -179,6 +213,7 @@ class TableProcess final : public common::ServiceProcess {
   TableHost host_;
   common::WorkerPool workers_;
   common::StreamBudget stream_budget_;
+  TableForwarder forwarder_;
   TableService service_;
   common::GrpcServer server_;
   std::string endpoint_;

@@ -14,10 +14,10 @@ namespace {
 // LEFT JOIN: a table without entries would be a broken log, to be reported, not skipped.
 constexpr char kTableColumns[] =
     "SELECT t.table_id, t.host_id, t.match_id, t.ruleset, t.created_us, t.finished_us, "
-    "t.last_seq, l.seq, l.entry FROM table_tables t "
+    "t.last_seq, l.seq, l.entry, t.owner_epoch FROM table_tables t "
     "LEFT JOIN table_log l ON l.table_id = t.table_id ";
-constexpr char kUnfinishedOfHost[] = "WHERE t.host_id = $1 AND t.finished_us IS NULL ";
 constexpr char kOneTable[] = "WHERE t.table_id = $1 ";
+constexpr char kTablesById[] = "WHERE t.table_id = ANY($1::text[]) ";
 constexpr char kInLogOrder[] = "ORDER BY t.table_id, l.seq";
 
 TableRow ReadTableRow(const pqxx::row& row) {
@@ -29,6 +29,7 @@ TableRow ReadTableRow(const pqxx::row& row) {
   table.created_us = row[4].as<int64_t>();
   if (!row[5].is_null()) table.finished_us = row[5].as<int64_t>();
   table.last_seq = row[6].as<int64_t>();
+  table.owner_epoch = row[9].as<int64_t>();
   return table;
 }
 
@@ -71,12 +72,13 @@ absl::StatusOr<std::vector<StoredTable>> GroupTables(const pqxx::result& rows) {
 
 }  // namespace
 
-absl::StatusOr<std::vector<StoredTable>> LoadUnfinishedTables(common::PgPool& pool,
-                                                              const std::string& host_id) {
+absl::StatusOr<std::vector<StoredTable>> LoadTables(common::PgPool& pool,
+                                                    const std::vector<std::string>& table_ids) {
+  if (table_ids.empty()) return std::vector<StoredTable>();
   return pool.RunReturning([&](pqxx::connection& connection) {
     pqxx::nontransaction tx(connection);
-    return GroupTables(
-        tx.exec_params(absl::StrCat(kTableColumns, kUnfinishedOfHost, kInLogOrder), host_id));
+    return GroupTables(tx.exec_params(absl::StrCat(kTableColumns, kTablesById, kInLogOrder),
+                                      common::TextArrayLiteral(table_ids)));
   });
 }
 

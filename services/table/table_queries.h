@@ -15,8 +15,10 @@
 
 namespace kahve::table {
 
-absl::StatusOr<std::vector<StoredTable>> LoadUnfinishedTables(common::PgPool& pool,
-                                                              const std::string& host_id);
+// The tables of `table_ids` that exist, by id, each with its whole log (DataLoss naming a table
+// whose log has a gap or ends before its last_seq).
+absl::StatusOr<std::vector<StoredTable>> LoadTables(common::PgPool& pool,
+                                                    const std::vector<std::string>& table_ids);
 absl::StatusOr<StoredTable> LoadStoredTable(common::PgPool& pool, const std::string& table_id);
 
 absl::Status UpsertHost(common::PgPool& pool, const HostRow& host);

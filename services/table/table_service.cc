@@ -14,11 +14,49 @@ constexpr int kDefaultPageSize = 50;
 }  // namespace
 
 TableService::TableService(TableHost* host, const common::Authenticator* authenticator,
-                           common::WorkerPool* workers, common::StreamBudget* stream_budget)
+                           common::WorkerPool* workers, common::StreamBudget* stream_budget,
+                           TableForwarder* forwarder)
     : host_(host),
       authenticator_(authenticator),
       workers_(workers),
-      stream_budget_(stream_budget) {}
+      stream_budget_(stream_budget),
+      forwarder_(forwarder) {}
+
+std::string TableService::ForwardTarget(const grpc::CallbackServerContext& context,
+                                        const absl::Status& refusal) const {
+  if (forwarder_ == nullptr || forwarder_->ForwardedFor(context).has_value()) return "";
+  return HolderEndpointOf(refusal);
+}
+
+template <typename Response>
+void TableService::WithTableHere(grpc::CallbackServerContext* context,
+                                 grpc::ServerUnaryReactor* reactor, const std::string& table_id,
+                                 HostCall<Response> call, Answer<Response> answer,
+                                 Forward forward) {
+  call([=, this](absl::StatusOr<Response> result) {
+    if (!absl::IsNotFound(result.status()) || table_id.empty()) {
+      answer(std::move(result));
+      return;
+    }
+    // The database is slow work: a worker thread, never the call's. The call (context, request,
+    // response) lives until the reactor finishes.
+    workers_->Schedule([=, this] {
+      const absl::Status here = host_->TakeOver(table_id);
+      if (here.ok()) {
+        call(answer);
+        return;
+      }
+      const std::string holder = ForwardTarget(*context, here);
+      if (holder.empty()) {
+        answer(here);
+        return;
+      }
+      std::shared_ptr<grpc::ClientContext> onward = forwarder_->ContextFor(*context);
+      forward(forwarder_->StubFor(holder), onward.get(),
+              [onward, reactor](grpc::Status status) { reactor->Finish(status); });
+    });
+  });
+}
 
 grpc::ServerUnaryReactor* TableService::CreateTable(grpc::CallbackServerContext* context,
                                                     const v1::CreateTableRequest* request,
@@ -38,16 +76,20 @@ grpc::ServerUnaryReactor* TableService::CreateTable(grpc::CallbackServerContext*
 grpc::ServerWriteReactor<v1::TableUpdate>* TableService::Connect(
     grpc::CallbackServerContext* context, const v1::ConnectRequest* request) {
   const std::string table_id = request->table_id();
+  // A stream another host forwarded counts against its client's connection, not that host's.
+  const std::string peer = forwarder_ == nullptr
+                               ? context->peer()
+                               : forwarder_->ForwardedFor(*context).value_or(context->peer());
   auto identity = common::AcceptCall(*authenticator_, *context, nullptr, *request);
   absl::Status admitted = identity.status();
   common::StreamBudget* counted_in = nullptr;
   if (admitted.ok() && stream_budget_ != nullptr) {
-    admitted = stream_budget_->Acquire(identity->subject, context->peer());
+    admitted = stream_budget_->Acquire(identity->subject, peer);
     if (admitted.ok()) counted_in = stream_budget_;
   }
   auto* stream = new UpdateStream(
       [host = host_, table_id, counted_in, subject = identity.ok() ? identity->subject : "",
-       peer = context->peer()](UpdateStream* done) {
+       peer](UpdateStream* done) {
         host->Disconnect(table_id, done);
         if (counted_in != nullptr) counted_in->Release(subject, peer);
       },
@@ -55,15 +97,20 @@ grpc::ServerWriteReactor<v1::TableUpdate>* TableService::Connect(
   const absl::Status connected =
       admitted.ok() ? host_->Connect(*identity, *request, stream) : admitted;
   if (absl::IsNotFound(connected) && !table_id.empty()) {
-    // Perhaps a finished table this host let go of (a late stream after a restart). The worker
+    // A table this host does not serve: a finished one it let go of (a late stream after a
+    // restart), or one handed off or lapsed that it may claim (TakeOver). The worker
     // gets the request by value and holds the stream open: a client's cancel finishes the call
     // meanwhile, which would otherwise delete both under the worker (docs/operations.md,
     // "Call lifetimes").
     stream->Hold();
-    workers_->Schedule([host = host_, caller = *identity, request = *request, stream] {
-      absl::Status retried = host->AdoptFinished(request.table_id());
-      if (retried.ok()) retried = host->Connect(caller, request, stream);
-      if (!retried.ok()) stream->End(common::ToGrpcStatus(retried));
+    workers_->Schedule([this, context, caller = *identity, request = *request, stream] {
+      absl::Status retried = host_->TakeOver(request.table_id());
+      if (retried.ok()) retried = host_->Connect(caller, request, stream);
+      if (const std::string holder = ForwardTarget(*context, retried); !holder.empty()) {
+        forwarder_->ForwardStream(*context, holder, request, stream);
+      } else if (!retried.ok()) {
+        stream->End(common::ToGrpcStatus(retried));
+      }
       stream->Release();
     });
   } else if (!connected.ok()) {
@@ -88,17 +135,27 @@ grpc::ServerUnaryReactor* TableService::Play(grpc::CallbackServerContext* contex
         rejection.has_value() ? common::WithDetail(std::move(status), *rejection) : status));
   };
   host_->Play(*caller, *request, received,
-              [this, caller = *caller, request, received, answer](
+              [this, context, reactor, response, caller = *caller, request, received, answer](
                   absl::Status status, v1::PlayResponse played,
                   std::optional<v1::PlayRejection> rejection) {
                 if (!absl::IsNotFound(status) || request->table_id().empty()) {
                   answer(status, std::move(played), std::move(rejection));
                   return;
                 }
-                // Perhaps a finished table this host let go of: after a restart, the retry of
-                // a game's last move still gets its answer.
-                workers_->Schedule([this, caller, request, received, answer] {
-                  const absl::Status adopted = host_->AdoptFinished(request->table_id());
+                // A table this host does not serve (TakeOver): after a restart, the retry of a
+                // game's last move still gets its answer; a handed-off table is claimed.
+                workers_->Schedule([this, context, reactor, response, caller, request, received,
+                                    answer] {
+                  const absl::Status adopted = host_->TakeOver(request->table_id());
+                  if (const std::string holder = ForwardTarget(*context, adopted);
+                      !holder.empty()) {
+                    // The holder's answer as it is, a rejection's details included.
+                    std::shared_ptr<grpc::ClientContext> onward = forwarder_->ContextFor(*context);
+                    forwarder_->StubFor(holder).async()->Play(
+                        onward.get(), request, response,
+                        [onward, reactor](grpc::Status status) { reactor->Finish(status); });
+                    return;
+                  }
                   if (!adopted.ok()) {
                     answer(adopted, {}, std::nullopt);
                     return;
@@ -115,10 +172,17 @@ grpc::ServerUnaryReactor* TableService::GetView(grpc::CallbackServerContext* con
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
-  host_->GetView(*caller, *request, [reactor, response](absl::StatusOr<v1::GetViewResponse> view) {
-    if (view.ok()) *response = std::move(view).value();
-    reactor->Finish(common::ToGrpcStatus(view.status()));
-  });
+  WithTableHere<v1::GetViewResponse>(
+      context, reactor, request->table_id(),
+      [this, caller = *caller, request](auto done) { host_->GetView(caller, *request, done); },
+      [reactor, response](absl::StatusOr<v1::GetViewResponse> view) {
+        if (view.ok()) *response = std::move(view).value();
+        reactor->Finish(common::ToGrpcStatus(view.status()));
+      },
+      [request, response](v1::TableService::Stub& holder, grpc::ClientContext* onward,
+                          std::function<void(grpc::Status)> done) {
+        holder.async()->GetView(onward, request, response, std::move(done));
+      });
   return reactor;
 }
 
@@ -128,11 +192,17 @@ grpc::ServerUnaryReactor* TableService::GetHints(grpc::CallbackServerContext* co
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
-  host_->GetHints(*caller, *request,
-                  [reactor, response](absl::StatusOr<v1::GetHintsResponse> hints) {
-                    if (hints.ok()) *response = std::move(hints).value();
-                    reactor->Finish(common::ToGrpcStatus(hints.status()));
-                  });
+  WithTableHere<v1::GetHintsResponse>(
+      context, reactor, request->table_id(),
+      [this, caller = *caller, request](auto done) { host_->GetHints(caller, *request, done); },
+      [reactor, response](absl::StatusOr<v1::GetHintsResponse> hints) {
+        if (hints.ok()) *response = std::move(hints).value();
+        reactor->Finish(common::ToGrpcStatus(hints.status()));
+      },
+      [request, response](v1::TableService::Stub& holder, grpc::ClientContext* onward,
+                          std::function<void(grpc::Status)> done) {
+        holder.async()->GetHints(onward, request, response, std::move(done));
+      });
   return reactor;
 }
 
@@ -142,11 +212,17 @@ grpc::ServerUnaryReactor* TableService::Resign(grpc::CallbackServerContext* cont
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
-  host_->Resign(*caller, *request,
-                [reactor, response](absl::StatusOr<v1::ResignResponse> resigned) {
-                  if (resigned.ok()) *response = std::move(resigned).value();
-                  reactor->Finish(common::ToGrpcStatus(resigned.status()));
-                });
+  WithTableHere<v1::ResignResponse>(
+      context, reactor, request->table_id(),
+      [this, caller = *caller, request](auto done) { host_->Resign(caller, *request, done); },
+      [reactor, response](absl::StatusOr<v1::ResignResponse> resigned) {
+        if (resigned.ok()) *response = std::move(resigned).value();
+        reactor->Finish(common::ToGrpcStatus(resigned.status()));
+      },
+      [request, response](v1::TableService::Stub& holder, grpc::ClientContext* onward,
+                          std::function<void(grpc::Status)> done) {
+        holder.async()->Resign(onward, request, response, std::move(done));
+      });
   return reactor;
 }
 
@@ -216,11 +292,29 @@ grpc::ServerUnaryReactor* TableService::Practice(grpc::CallbackServerContext* co
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
-  host_->Practice(*caller, *request, kind,
-                  [reactor, response](absl::StatusOr<v1::PracticeResponse> changed) {
-                    if (changed.ok()) *response = std::move(changed).value();
-                    reactor->Finish(common::ToGrpcStatus(changed.status()));
-                  });
+  WithTableHere<v1::PracticeResponse>(
+      context, reactor, request->table_id(),
+      [this, caller = *caller, request, kind](auto done) {
+        host_->Practice(caller, *request, kind, done);
+      },
+      [reactor, response](absl::StatusOr<v1::PracticeResponse> changed) {
+        if (changed.ok()) *response = std::move(changed).value();
+        reactor->Finish(common::ToGrpcStatus(changed.status()));
+      },
+      [request, response, kind](v1::TableService::Stub& holder, grpc::ClientContext* onward,
+                                std::function<void(grpc::Status)> done) {
+        auto& calls = *holder.async();
+        switch (kind) {
+          case v1::PracticeChange::PAUSED:
+            return calls.Pause(onward, request, response, std::move(done));
+          case v1::PracticeChange::RESUMED:
+            return calls.Resume(onward, request, response, std::move(done));
+          case v1::PracticeChange::UNDONE:
+            return calls.Undo(onward, request, response, std::move(done));
+          default:
+            return calls.Redo(onward, request, response, std::move(done));
+        }
+      });
   return reactor;
 }
 

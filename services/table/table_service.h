@@ -8,6 +8,7 @@
 #include "services/common/auth.h"
 #include "services/common/budget.h"
 #include "services/common/worker_pool.h"
+#include "services/table/table_forwarder.h"
 #include "services/table/table_host.h"
 
 namespace kahve::table {
@@ -17,7 +18,8 @@ class TableService final : public v1::TableService::CallbackService {
   // `workers` runs the calls that may block on the database (GetReplay of a stored table);
   // `stream_budget` (null: unlimited) counts Connect streams per identity and per connection.
   TableService(TableHost* host, const common::Authenticator* authenticator,
-               common::WorkerPool* workers, common::StreamBudget* stream_budget);
+               common::WorkerPool* workers, common::StreamBudget* stream_budget,
+               TableForwarder* forwarder = nullptr);
 
   grpc::ServerUnaryReactor* CreateTable(grpc::CallbackServerContext* context,
                                         const v1::CreateTableRequest* request,
@@ -59,6 +61,28 @@ class TableService final : public v1::TableService::CallbackService {
                                  v1::PracticeResponse* response) override;
 
  private:
+  template <typename Response>
+  using Answer = std::function<void(absl::StatusOr<Response>)>;
+  template <typename Response>
+  using HostCall = std::function<void(Answer<Response>)>;
+  // Sends the call on to another host's stub with the given context; the callback gets its status
+  // (the response is written where the call's own goes).
+  using Forward = std::function<void(v1::TableService::Stub&, grpc::ClientContext*,
+                                     std::function<void(grpc::Status)>)>;
+  // Runs `call`, a TableHost call about `table_id`; when the host answers NOT_FOUND (it does not
+  // serve the table), it takes the table over if it may (TableHost::TakeOver) and runs `call`
+  // once more, or, when a live host holds the table, `forward`s the call there and finishes
+  // `reactor` with that host's answer. Otherwise the answer goes to `answer`.
+  template <typename Response>
+  void WithTableHere(grpc::CallbackServerContext* context, grpc::ServerUnaryReactor* reactor,
+                     const std::string& table_id, HostCall<Response> call, Answer<Response> answer,
+                     Forward forward);
+  // Where to send a call about a table this host could not take over: the holder's endpoint when
+  // `refusal` names one and this call may be forwarded (a forwarder, and the call did not come
+  // forwarded already); else "".
+  std::string ForwardTarget(const grpc::CallbackServerContext& context,
+                            const absl::Status& refusal) const;
+
   grpc::ServerUnaryReactor* Practice(grpc::CallbackServerContext* context,
                                      const v1::PracticeRequest* request,
                                      v1::PracticeResponse* response, v1::PracticeChange::Kind kind);
@@ -67,6 +91,7 @@ class TableService final : public v1::TableService::CallbackService {
   const common::Authenticator* authenticator_;
   common::WorkerPool* workers_;
   common::StreamBudget* stream_budget_;
+  TableForwarder* forwarder_;
 };
 
 }  // namespace kahve::table

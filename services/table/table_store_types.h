@@ -24,6 +24,9 @@ struct TableRow {
   int64_t created_us = 0;
   std::optional<int64_t> finished_us;
   int64_t last_seq = 0;
+  // Bumped by every change of host (migrations/0011_table_ownership.sql): the host's claim on the
+  // table, which each of its appends must still match.
+  int64_t owner_epoch = 1;
 };
 
 // A table and its whole log: entries[i] is the entry with seq i (entries[0], the creation).

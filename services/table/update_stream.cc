@@ -188,13 +188,28 @@ void UpdateStream::OnWriteDone(bool ok) {
 
 void UpdateStream::OnCancel() {
   Next next = Next::kNothing;
+  std::function<void()> hook;
   {
     absl::MutexLock lock(&mu_);
     DropWaiting();
     if (!end_.has_value()) end_ = grpc::Status::CANCELLED;
+    cancelled_ = true;
+    hook = std::move(on_cancel_);
     next = NextStep();
   }
+  if (hook) hook();
   Do(next);
+}
+
+void UpdateStream::set_on_cancel(std::function<void()> hook) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (!cancelled_) {
+      on_cancel_ = std::move(hook);
+      return;
+    }
+  }
+  hook();
 }
 
 void UpdateStream::OnDone() {

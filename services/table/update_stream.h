@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <utility>
 #include <optional>
 
 #include "absl/base/thread_annotations.h"
@@ -74,6 +75,9 @@ class UpdateStream : public grpc::ServerWriteReactor<v1::TableUpdate> {
   // which finishes the stream if it ended meanwhile.
   void Hold();
   void Release();
+  // Runs `hook` when the client cancels the stream (at once if it has already): a relayed stream
+  // cancels its source there.
+  void set_on_cancel(std::function<void()> hook);
 
   // Kept by the table, under the table's lock: whether the first message (snapshot or missed
   // updates) went out, and the seq this stream has seen up to.
@@ -110,6 +114,8 @@ class UpdateStream : public grpc::ServerWriteReactor<v1::TableUpdate> {
   bool finishing_ ABSL_GUARDED_BY(mu_) = false;
   int holds_ ABSL_GUARDED_BY(mu_) = 0;
   std::optional<grpc::Status> end_ ABSL_GUARDED_BY(mu_);
+  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
+  std::function<void()> on_cancel_ ABSL_GUARDED_BY(mu_);
   grpc::Status final_status_ ABSL_GUARDED_BY(mu_);
 };
 

@@ -45,7 +45,7 @@ TEST(EventLogOutageTest, WritesQueuedDuringAnOutageCommitOnceItEndsNoneLostOrDou
   std::vector<std::future<absl::Status>> outcomes;
   for (int seq = 1; seq <= kMoves; ++seq) {
     auto [done, outcome] = Awaitable();
-    log.Append("a", seq, EntryBytes(seq), std::nullopt, done);
+    log.Append("a", 1, seq, EntryBytes(seq), std::nullopt, done);
     outcomes.push_back(std::move(outcome));
   }
   // Nothing is acknowledged while the database is away.
@@ -68,13 +68,13 @@ TEST(EventLogOutageTest, WritesQueuedDuringAnOutageCommitOnceItEndsNoneLostOrDou
   // fail (the process is going down), and later writes are refused at once.
   server->Stop();
   auto [late_done, late] = Awaitable();
-  log.Append("a", kMoves + 1, EntryBytes(kMoves + 1), std::nullopt, late_done);
+  log.Append("a", 1, kMoves + 1, EntryBytes(kMoves + 1), std::nullopt, late_done);
   const absl::Time shutdown_start = absl::Now();
   log.Shutdown();
   EXPECT_LT(absl::Now() - shutdown_start, absl::Seconds(10));
   EXPECT_EQ(Await(late).code(), absl::StatusCode::kUnavailable);
   auto [refused_done, refused] = Awaitable();
-  log.Append("a", kMoves + 2, EntryBytes(kMoves + 2), std::nullopt, refused_done);
+  log.Append("a", 1, kMoves + 2, EntryBytes(kMoves + 2), std::nullopt, refused_done);
   EXPECT_EQ(Await(refused).code(), absl::StatusCode::kUnavailable);
 
   server->Start();

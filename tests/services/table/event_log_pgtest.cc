@@ -22,22 +22,13 @@ namespace {
 using ::kahve::table::testing::Await;
 using ::kahve::table::testing::Awaitable;
 using ::kahve::table::testing::CountOf;
+using ::kahve::table::testing::EntryBytes;
 using ::kahve::table::testing::HistogramOf;
 using ::kahve::table::testing::Query;
+using ::kahve::table::testing::Row;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-// Entries are opaque bytes: these carry NUL and high bytes, which must survive the round trip.
-std::string EntryBytes(const std::string& table_id, int64_t seq) {
-  return absl::StrCat(table_id, std::string("\0\xff", 2), seq);
-}
-
-TableRow Row(const std::string& table_id, const std::string& match_id) {
-  return TableRow{.table_id = table_id,
-                  .match_id = match_id,
-                  .ruleset = "liars_dice",
-                  .created_us = 1'700'000'000'000'000};
-}
 
 class EventLogTest : public kahve::testing::PgTest {
  protected:
@@ -70,7 +61,7 @@ class EventLogTest : public kahve::testing::PgTest {
   absl::Status Append(EventLog& log, const std::string& table_id, int64_t seq,
                       std::optional<Finished> finished = std::nullopt) {
     auto [done, outcome] = Awaitable();
-    log.Append(table_id, seq, EntryBytes(table_id, seq), std::move(finished), done);
+    log.Append(table_id, 1, seq, EntryBytes(table_id, seq), std::move(finished), done);
     return Await(outcome);
   }
 
@@ -95,7 +86,7 @@ class EventLogTest : public kahve::testing::PgTest {
           for (int i = 0; i < kTablesPerThread; ++i) {
             const std::string table_id = absl::StrCat("t", thread * kTablesPerThread + i);
             auto [done, outcome] = Awaitable();
-            log.Append(table_id, seq, EntryBytes(table_id, seq), std::nullopt,
+            log.Append(table_id, 1, seq, EntryBytes(table_id, seq), std::nullopt,
                        [&, done = done, table_id, seq](absl::Status status) {
                          absl::MutexLock lock(&checker_mu);
                          pqxx::nontransaction tx(checker);
@@ -159,7 +150,7 @@ TEST_F(EventLogTest, ReusedMatchIdIsRefusedAndTheRestOfTheBatchCommits) {
   pqxx::work lock_tx(locker);
   lock_tx.exec0("LOCK TABLE table_log IN ACCESS EXCLUSIVE MODE");
   auto [first_done, first] = Awaitable();
-  log.Append("a", 1, EntryBytes("a", 1), std::nullopt, first_done);
+  log.Append("a", 1, 1, EntryBytes("a", 1), std::nullopt, first_done);
   ASSERT_TRUE(WaitForAWriterBlockedOn("table_log"));
   auto [reuse_done, reuse] = Awaitable();
   log.CreateTable(Row("b", "match-1"), EntryBytes("b", 0), reuse_done);
@@ -168,7 +159,7 @@ TEST_F(EventLogTest, ReusedMatchIdIsRefusedAndTheRestOfTheBatchCommits) {
   auto [twin_done, twin] = Awaitable();
   log.CreateTable(Row("d", "match-2"), EntryBytes("d", 0), twin_done);
   auto [move_done, move] = Awaitable();
-  log.Append("a", 2, EntryBytes("a", 2), std::nullopt, move_done);
+  log.Append("a", 1, 2, EntryBytes("a", 2), std::nullopt, move_done);
   lock_tx.commit();
   EXPECT_TRUE(Await(first).ok());
 
@@ -201,7 +192,7 @@ TEST_F(EventLogTest, RepeatedWritesAreIdempotentAndConflictsAreRefused) {
   // The same table id for another match, or other bytes at a written seq: refused.
   EXPECT_EQ(Create(log, "a", "match-9").code(), absl::StatusCode::kAlreadyExists);
   auto [done, outcome] = Awaitable();
-  log.Append("a", 1, "other bytes", std::nullopt, done);
+  log.Append("a", 1, 1, "other bytes", std::nullopt, done);
   const absl::Status conflict = Await(outcome);
   EXPECT_EQ(conflict.code(), absl::StatusCode::kAlreadyExists) << conflict;
   EXPECT_THAT(conflict.message(), HasSubstr("seq 1 of table a"));
@@ -216,7 +207,7 @@ TEST_F(EventLogTest, FinishedMarksTheTableAndQueuesTheResultAtomically) {
   ASSERT_TRUE(Append(log, "a", 1).ok());
   // A refused final entry finishes nothing.
   auto [refused_done, refused] = Awaitable();
-  log.Append("a", 1, "other bytes",
+  log.Append("a", 1, 1, "other bytes",
              Finished{.finished_us = 5, .match_id = "match-1", .record_match_request_bytes = "r"},
              refused_done);
   EXPECT_EQ(Await(refused).code(), absl::StatusCode::kAlreadyExists);
@@ -241,7 +232,7 @@ TEST_F(EventLogTest, FinishedMarksTheTableAndQueuesTheResultAtomically) {
   EXPECT_TRUE(outbox[0][3].as<bool>());
 }
 
-TEST_F(EventLogTest, LoadUnfinishedReturnsTheHostsUnfinishedTablesInLogOrder) {
+TEST_F(EventLogTest, ClaimOwnReturnsTheHostsUnfinishedTablesInLogOrderClaimedAnew) {
   auto pool = NewPool();
   EventLog host_a(Settings("host-a"), *pool, registry_);
   EventLog host_b(Settings("host-b"), *pool, registry_);
@@ -252,7 +243,7 @@ TEST_F(EventLogTest, LoadUnfinishedReturnsTheHostsUnfinishedTablesInLogOrder) {
   ASSERT_TRUE(Append(host_a, "a2", 1, Finished{.finished_us = 9, .match_id = "m2"}).ok());
   ASSERT_TRUE(Append(host_b, "b1", 1).ok());
 
-  const absl::StatusOr<std::vector<StoredTable>> unfinished = host_a.LoadUnfinished("host-a");
+  const absl::StatusOr<std::vector<StoredTable>> unfinished = host_a.ClaimOwn();
   ASSERT_TRUE(unfinished.ok()) << unfinished.status();
   ASSERT_EQ(unfinished->size(), 1);
   const StoredTable& a1 = unfinished->front();
@@ -261,6 +252,8 @@ TEST_F(EventLogTest, LoadUnfinishedReturnsTheHostsUnfinishedTablesInLogOrder) {
   EXPECT_EQ(a1.row.match_id, "m1");
   EXPECT_EQ(a1.row.ruleset, "liars_dice");
   EXPECT_FALSE(a1.row.finished_us.has_value());
+  // Claimed anew: an earlier run of host-a can no longer write to it.
+  EXPECT_EQ(a1.row.owner_epoch, 2);
   ASSERT_EQ(a1.entries.size(), 13);
   for (int seq = 0; seq <= 12; ++seq) EXPECT_EQ(a1.entries[seq], EntryBytes("a1", seq));
 
@@ -272,7 +265,7 @@ TEST_F(EventLogTest, LoadUnfinishedReturnsTheHostsUnfinishedTablesInLogOrder) {
 
   // A gap in a log is reported, not replayed around.
   Query(url(), "DELETE FROM table_log WHERE table_id = 'a1' AND seq = 5");
-  const auto broken = host_a.LoadUnfinished("host-a");
+  const auto broken = host_a.ClaimOwn();
   EXPECT_EQ(broken.status().code(), absl::StatusCode::kDataLoss);
   EXPECT_THAT(broken.status().message(), HasSubstr("a1"));
 }

@@ -24,13 +24,15 @@ TableServer::TableServer(const std::string& url, const std::string& host_id,
   log_ = std::make_unique<EventLog>(EventLogSettings{.url = url, .host_id = host_id}, *pool_,
                                     metrics_.registry());
   table_metrics_ = std::make_unique<TableMetrics>(metrics_.registry());
+  const std::string host_settings_key = host_settings.seat_token_key;
   host_ = std::make_unique<TableHost>(std::move(host_settings), log_.get(), table_metrics_.get());
   const absl::Status loaded = host_->LoadUnfinished();
   EXPECT_TRUE(loaded.ok()) << loaded;
   workers_ = std::make_unique<common::WorkerPool>(2);
   stream_budget_ = std::make_unique<common::StreamBudget>(stream_budget, &metrics_.budgets());
+  forwarder_ = std::make_unique<TableForwarder>(host_settings_key);
   service_ = std::make_unique<TableService>(host_.get(), authenticator_.get(), workers_.get(),
-                                            stream_budget_.get());
+                                            stream_budget_.get(), forwarder_.get());
   common::ServerSettings settings;
   settings.host = "127.0.0.1";
   settings.metrics_host = "127.0.0.1";

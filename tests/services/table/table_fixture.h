@@ -65,6 +65,7 @@ class TableServer {
   std::unique_ptr<TableHost> host_;
   std::unique_ptr<common::WorkerPool> workers_;
   std::unique_ptr<common::StreamBudget> stream_budget_;
+  std::unique_ptr<TableForwarder> forwarder_;
   std::unique_ptr<TableService> service_;
   std::unique_ptr<common::GrpcServer> server_;
   std::unique_ptr<v1::TableService::Stub> stub_;
@@ -129,7 +130,8 @@ class TableServiceTest : public kahve::testing::PgTest {
   void SetUp() override;
   void TearDown() override;
 
-  v1::TableService::Stub& stub() { return server_->stub(); }
+  // The host the helpers' calls go to: via_, else server_.
+  v1::TableService::Stub& stub() { return (via_ != nullptr ? via_ : server_.get())->stub(); }
 
   // A table for `seats` (a player id, or "bot:<kind>" for a bot seat), created by the matchmaker
   // (service role); the players of its human seats. Liar's dice unless `settings` says otherwise.
@@ -163,6 +165,7 @@ class TableServiceTest : public kahve::testing::PgTest {
   // that it outlives every server (TearDown stops them).
   kahve::testing::SimulatedClock simulated_clock_;
   std::unique_ptr<TableServer> server_;
+  TableServer* via_ = nullptr;
   absl::Mutex rating_mu_;
   std::unique_ptr<rating::RatingServer> rating_ ABSL_GUARDED_BY(rating_mu_);
   std::unique_ptr<Outbox> outbox_;

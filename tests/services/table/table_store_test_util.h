@@ -12,11 +12,25 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "pqxx/pqxx"
 #include "prometheus/registry.h"
 #include "services/table/table_store_types.h"
 
 namespace kahve::table::testing {
+
+// Entries are opaque bytes: these carry NUL and high bytes, which must survive the round trip.
+inline std::string EntryBytes(const std::string& table_id, int64_t seq) {
+  return absl::StrCat(table_id, std::string("\0\xff", 2), seq);
+}
+
+// A Liar's dice table's row as a test creates it.
+inline TableRow Row(const std::string& table_id, const std::string& match_id) {
+  return TableRow{.table_id = table_id,
+                  .match_id = match_id,
+                  .ruleset = "liars_dice",
+                  .created_us = 1'700'000'000'000'000};
+}
 
 // A Done and the future it fulfils; a second call would throw on the writer thread (and so abort
 // the test), which is what "called once" should cost.

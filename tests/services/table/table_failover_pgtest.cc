@@ -1,0 +1,215 @@
+// Tables moving between two real kahve-table hosts (TableHost, TableService, real gRPC) over one
+// PostgreSQL: a host that falls silent past its lease has its table claimed by the other, whose
+// clients resume with after_seq and see no gap, while the silent host (still running: a stalled
+// process, a partition) is fenced; a draining host hands its table off and the next call claims it.
+// A host's silence is its heartbeat aged in the database, so nothing waits for a lease to run out.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "prometheus/registry.h"
+#include "tests/services/service_testing.h"
+#include "tests/services/table/table_fixture.h"
+
+namespace kahve::table {
+namespace {
+
+using ::testing::HasSubstr;
+
+double CounterOf(prometheus::Registry& registry, const std::string& name,
+                 const std::string& label = "", const std::string& value = "") {
+  for (const prometheus::MetricFamily& family : registry.Collect()) {
+    if (family.name != name) continue;
+    for (const prometheus::ClientMetric& metric : family.metric) {
+      bool matches = label.empty();
+      for (const prometheus::ClientMetric::Label& pair : metric.label) {
+        if (pair.name == label && pair.value == value) matches = true;
+      }
+      if (matches) return metric.counter.value;
+    }
+  }
+  return 0;
+}
+
+class TableFailoverTest : public TableServiceTest {
+ protected:
+  void SetUp() override {
+    TableServiceTest::SetUp();
+    host_b_ = std::make_unique<TableServer>(url(), "host-b");
+  }
+  void TearDown() override {
+    via_ = nullptr;
+    host_b_.reset();
+    TableServiceTest::TearDown();
+  }
+
+  // host-a (server_) as the registry sees a live host.
+  void HeartbeatHostA() {
+    Count(absl::StrCat("INSERT INTO table_hosts (host_id, endpoint, live_tables, heartbeat_us) "
+                       "VALUES ('host-a', '127.0.0.1:",
+                       server_->port(),
+                       "', 1, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint) "
+                       "RETURNING 1"));
+  }
+  // host-a's last heartbeat a minute ago: past any lease.
+  void SilenceHostA() {
+    Count("UPDATE table_hosts SET heartbeat_us = heartbeat_us - 60000000 "
+          "WHERE host_id = 'host-a' RETURNING 1");
+  }
+
+  // The player to act and a legal move, from that player's own view (on the host via_ names).
+  std::pair<Player, v1::Move> NextMove(const std::string& table_id,
+                                       const std::vector<Player>& players) {
+    for (const Player& player : players) {
+      auto view = View(table_id, player.id, player.token);
+      EXPECT_TRUE(view.ok()) << view.status();
+      if (!view.ok()) break;
+      if (view->view().to_act_size() > 0 && view->view().to_act(0) == player.seat) {
+        return {player, ChooseMove(view->view())};
+      }
+    }
+    ADD_FAILURE() << "nobody to act";
+    return {};
+  }
+
+  uint64_t LastSeq(UpdateReader& reader) {
+    const std::vector<v1::TableUpdate> updates = reader.updates();
+    return updates.empty() ? 0 : updates.back().seq();
+  }
+
+  std::unique_ptr<TableServer> host_b_;
+};
+
+TEST_F(TableFailoverTest, ASilentHostsTableGoesOnElsewhereWithNoGapAndTheSilentHostIsFenced) {
+  HeartbeatHostA();
+  std::string table_id;
+  const std::vector<Player> players = CreateTable({"alice", "bob"}, {}, &table_id);
+  ASSERT_EQ(players.size(), 2);
+  std::unique_ptr<UpdateReader> on_a = Connect(table_id, "alice", players[0].token);
+  ASSERT_EQ(PlayToTheEnd(table_id, players, 3), 3);
+  ASSERT_TRUE(on_a->WaitForSeq(3));
+
+  // While host-a is live, host-b passes calls for its table on to it (one entry address): a view,
+  // a stream relayed update by update, and a move.
+  via_ = host_b_.get();
+  absl::StatusOr<v1::GetViewResponse> forwarded = View(table_id, "alice", players[0].token);
+  ASSERT_TRUE(forwarded.ok()) << forwarded.status();
+  EXPECT_EQ(forwarded->seq(), 3);
+  std::unique_ptr<UpdateReader> relayed = Connect(table_id, "bob", players[1].token);
+  {
+    auto [mover, move] = NextMove(table_id, players);
+    v1::PlayResponse played;
+    const grpc::Status status = Play(table_id, mover, move, &played, "forwarded-move");
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    EXPECT_EQ(played.seq(), 4);
+  }
+  ASSERT_TRUE(relayed->WaitForSeq(4));
+  ASSERT_TRUE(on_a->WaitForSeq(4));
+  EXPECT_EQ(CheckStream(relayed->updates(), players[1].seat), "");
+  EXPECT_EQ(Count(absl::StrCat("SELECT count(*) FROM table_tables WHERE table_id = '", table_id,
+                               "' AND host_id = 'host-a' AND owner_epoch = 1")),
+            1);
+  // A client cannot pass for a host: a forged marker is the client's own call, forwarded as
+  // usual (a real forwarded call is never forwarded again, and would be refused here).
+  {
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", kahve::testing::Bearer("alice"));
+    context.AddMetadata("kahve-forwarded-for", "ipv4:10.9.9.9:1");
+    context.AddMetadata("kahve-forwarded-mac", std::string(64, '0'));
+    v1::GetViewRequest request;
+    request.set_table_id(table_id);
+    request.set_seat_token(players[0].token);
+    v1::GetViewResponse response;
+    const grpc::Status status = host_b_->stub().GetView(&context, request, &response);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+  }
+
+  // host-a falls silent (it still runs): host-b claims the table at its next heartbeat.
+  SilenceHostA();
+  absl::StatusOr<int> claimed = host_b_->host().ClaimLapsed();
+  ASSERT_TRUE(claimed.ok()) << claimed.status();
+  EXPECT_EQ(*claimed, 1);
+  EXPECT_EQ(CounterOf(host_b_->metrics().registry(), "kahve_table_takeovers_total", "reason",
+                      "lapsed"),
+            1);
+
+  // Alice's client reconnects to host-b after the last update it had.
+  const uint64_t seen = LastSeq(*on_a);
+  std::unique_ptr<UpdateReader> on_b = Connect(table_id, "alice", players[0].token, seen);
+
+  // The stale host-a still believes it holds the table: its next move is refused by the log's
+  // fence, answered UNAVAILABLE, and its stream is told to reconnect.
+  auto [mover, move] = NextMove(table_id, players);
+  via_ = nullptr;
+  v1::PlayResponse refused;
+  const grpc::Status stale = Play(table_id, mover, move, &refused, "the-move");
+  EXPECT_EQ(stale.error_code(), grpc::StatusCode::UNAVAILABLE) << stale.error_message();
+  EXPECT_THAT(stale.error_message(), HasSubstr("moved to another host"));
+  const std::optional<grpc::Status> ended = on_a->WaitFinished();
+  ASSERT_TRUE(ended.has_value());
+  EXPECT_EQ(ended->error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_THAT(ended->error_message(), HasSubstr("reconnect with after_seq"));
+  // The stream host-b relayed from host-a ends the same way.
+  const std::optional<grpc::Status> relay_ended = relayed->WaitFinished();
+  ASSERT_TRUE(relay_ended.has_value());
+  EXPECT_EQ(relay_ended->error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(CounterOf(server_->metrics().registry(), "kahve_tables_lost_total"), 1);
+  EXPECT_EQ(server_->host().live_tables(), 0);
+
+  // The player retries on host-b with the same request id, and the game goes on to its end.
+  via_ = host_b_.get();
+  v1::PlayResponse played;
+  const grpc::Status retried = Play(table_id, mover, move, &played, "the-move");
+  ASSERT_TRUE(retried.ok()) << retried.error_message();
+  EXPECT_EQ(played.seq(), seen + 1);
+  PlayToTheEnd(table_id, players);
+  ASSERT_TRUE(on_b->WaitUntil(EndsWithResult));
+  EXPECT_EQ(CheckStream(on_b->updates(), players[0].seat, seen), "");
+  // One log, without a gap or a stale entry, and the result in the outbox once.
+  const uint64_t last = LastSeq(*on_b);
+  EXPECT_EQ(Count(absl::StrCat("SELECT count(*) FROM table_log WHERE table_id = '", table_id,
+                               "'")),
+            static_cast<int64_t>(last) + 1);
+  EXPECT_EQ(Count(absl::StrCat("SELECT count(*) FROM table_tables WHERE table_id = '", table_id,
+                               "' AND host_id = 'host-b' AND owner_epoch = 2 AND last_seq = ",
+                               last, " AND finished_us IS NOT NULL")),
+            1);
+  EXPECT_EQ(Count("SELECT count(*) FROM table_outbox"), 1);
+}
+
+TEST_F(TableFailoverTest, ADrainingHostHandsItsTableOffAndTheNextCallClaimsIt) {
+  std::string table_id;
+  const std::vector<Player> players = CreateTable({"alice", "bob"}, {}, &table_id);
+  std::unique_ptr<UpdateReader> on_a = Connect(table_id, "bob", players[1].token);
+  ASSERT_EQ(PlayToTheEnd(table_id, players, 2), 2);
+  ASSERT_TRUE(on_a->WaitForSeq(2));
+
+  server_->Stop();  // SIGTERM's sequence: hands the table off, then ends the streams
+  const std::optional<grpc::Status> ended = on_a->WaitFinished();
+  ASSERT_TRUE(ended.has_value());
+  EXPECT_EQ(ended->error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(Count(absl::StrCat("SELECT count(*) FROM table_tables WHERE table_id = '", table_id,
+                               "' AND host_id = ''")),
+            1);
+
+  // Bob reconnects to host-b, which claims the handed-off table for the call.
+  via_ = host_b_.get();
+  const uint64_t seen = LastSeq(*on_a);
+  std::unique_ptr<UpdateReader> on_b = Connect(table_id, "bob", players[1].token, seen);
+  PlayToTheEnd(table_id, players);
+  ASSERT_TRUE(on_b->WaitUntil(EndsWithResult));
+  EXPECT_EQ(CheckStream(on_b->updates(), players[1].seat, seen), "");
+  EXPECT_EQ(CounterOf(host_b_->metrics().registry(), "kahve_table_takeovers_total", "reason",
+                      "on_call"),
+            1);
+  EXPECT_EQ(Count("SELECT count(*) FROM table_outbox"), 1);
+}
+
+}  // namespace
+}  // namespace kahve::table
