@@ -16,6 +16,10 @@ namespace kahve::matchmaking {
 Placer::Placer(PlacerSettings settings, MatchmakingStore* store)
     : settings_(std::move(settings)), store_(store) {}
 
+std::string Placer::ClientEndpointFor(const std::string& host_endpoint) const {
+  return settings_.client_endpoint.empty() ? host_endpoint : settings_.client_endpoint;
+}
+
 v1::TableService::Stub& Placer::StubFor(const std::string& endpoint) {
   absl::MutexLock lock(&mu_);
   std::unique_ptr<v1::TableService::Stub>& stub = stubs_[endpoint];
@@ -66,7 +70,7 @@ std::vector<absl::Duration> Placer::PlaceNew(const std::vector<PendingMatch>& ma
       ++batch->finished;
       continue;
     }
-    call.placement.endpoint = host->endpoint;
+    call.placement.endpoint = ClientEndpointFor(host->endpoint);
     {
       absl::MutexLock lock(&mu);
       auto room = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
@@ -165,7 +169,7 @@ absl::StatusOr<std::vector<absl::Duration>> Placer::Place(const PendingMatch& ma
 
     grpc::ClientContext context;
     Authorize(context);
-    Placement placement{.match = &match, .endpoint = host.endpoint};
+    Placement placement{.match = &match, .endpoint = ClientEndpointFor(host.endpoint)};
     const grpc::Status status =
         StubFor(host.endpoint).CreateTable(&context, match.request, &placement.table);
     if (status.ok()) return store_->CompletePlacements({placement}, settings_.clock->Now());

@@ -32,6 +32,9 @@ struct PlacerSettings {
   int max_hosts = 3;
   // CreateTable calls in flight at once when a pass places its new matches.
   int max_in_flight = 128;
+  // The table address players are handed (one entry address: any host answers for any table);
+  // empty: the host's own endpoint, where the table is created.
+  std::string client_endpoint;
   // When placements complete (the tickets' waits end). CreateTable deadlines stay real. Not owned.
   common::Clock* clock = common::RealClock();
 };
@@ -54,6 +57,8 @@ class Placer {
 
  private:
   v1::TableService::Stub& StubFor(const std::string& endpoint);
+  // What players are told for a table created at `host_endpoint`.
+  std::string ClientEndpointFor(const std::string& host_endpoint) const;
   void Authorize(grpc::ClientContext& context) const;
 
   const PlacerSettings settings_;

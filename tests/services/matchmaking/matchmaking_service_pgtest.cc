@@ -14,6 +14,21 @@
 namespace kahve::matchmaking {
 namespace {
 
+// With one entry address in front of the table hosts (--table_client_endpoint), players are told
+// that address, never a host's own, while the table is still created on a host.
+TEST_F(MatchmakingTest, AssignmentsNameTheEntryAddressWhenOneIsSet) {
+  StartMatchmaker(Settings(), {}, "games.example.com:443");
+  std::vector<std::string> tickets(2);
+  ASSERT_TRUE(Enqueue("ana", LiarsDice(2), &tickets[0]).ok());
+  ASSERT_TRUE(Enqueue("bora", LiarsDice(2), &tickets[1]).ok());
+  for (int i = 0; i < 2; ++i) {
+    const v1::Assignment assignment = AwaitAssignment(i == 0 ? "ana" : "bora", tickets[i]);
+    EXPECT_EQ(assignment.table_endpoint(), "games.example.com:443");
+    EXPECT_FALSE(assignment.table_id().empty());
+  }
+  EXPECT_EQ(Count("SELECT count(*) FROM table_tables WHERE host_id <> ''"), 1);
+}
+
 TEST_F(MatchmakingTest, FourPlayersShareOneTableAndTheResultReachesRatings) {
   StartRelay();
   StartMatchmaker(Settings());

@@ -12,7 +12,8 @@ namespace kahve::matchmaking {
 
 MatchmakerServer::MatchmakerServer(const std::string& url, const MatchmakerSettings& settings,
                                    int rating_port, bool start_passes,
-                                   const MatchmakerBudgets& budgets)
+                                   const MatchmakerBudgets& budgets,
+                                   const std::string& table_client_endpoint)
     : authenticator_(kahve::testing::TestAuthenticator()) {
   pool_ = std::make_unique<common::PgPool>(
       common::PgPoolSettings{.url = url, .size = 4, .name = "matchmaking"}, &metrics_.registry());
@@ -27,7 +28,10 @@ MatchmakerServer::MatchmakerServer(const std::string& url, const MatchmakerSetti
       absl::Seconds(60));
   placer_ = std::make_unique<Placer>(
       PlacerSettings{
-          .bearer = bearer, .host_max_age = settings.host_max_age, .clock = settings.clock},
+          .bearer = bearer,
+          .host_max_age = settings.host_max_age,
+          .client_endpoint = table_client_endpoint,
+          .clock = settings.clock},
       store_.get());
   streams_ = std::make_unique<common::StreamBudget>(budgets.streams, &metrics_.budgets());
   queues_ = std::make_unique<QueueBudget>(budgets.queues, &metrics_.budgets());
@@ -92,9 +96,10 @@ MatchmakerSettings MatchmakingTest::Settings() {
 }
 
 void MatchmakingTest::StartMatchmaker(const MatchmakerSettings& settings,
-                                      const MatchmakerBudgets& budgets) {
+                                      const MatchmakerBudgets& budgets,
+                                      const std::string& table_client_endpoint) {
   mm_ = std::make_unique<MatchmakerServer>(url(), settings, RatingPort(), /*start_passes=*/true,
-                                           budgets);
+                                           budgets, table_client_endpoint);
 }
 
 int MatchmakingTest::RatingPort() {

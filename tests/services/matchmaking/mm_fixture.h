@@ -46,8 +46,10 @@ class MatchmakerServer {
  public:
   // Passes start at once unless `start_passes` is false (tests then call RunOnce). Every part
   // reads and waits on `settings.clock`.
+  // `table_client_endpoint`: what assignments name as the table's address (empty: its host's).
   MatchmakerServer(const std::string& url, const MatchmakerSettings& settings, int rating_port,
-                   bool start_passes = true, const MatchmakerBudgets& budgets = {});
+                   bool start_passes = true, const MatchmakerBudgets& budgets = {},
+                   const std::string& table_client_endpoint = "");
   // Stop().
   ~MatchmakerServer();
   // As main on SIGTERM: passes stop (releasing the queue locks), streams end, the server stops.
@@ -89,7 +91,8 @@ class MatchmakingTest : public table::TableServiceTest {
   // Quick passes; a window that never widens (base 3) unless a test says otherwise; no bots and
   // no smaller tables within a test's time unless a test says otherwise.
   MatchmakerSettings Settings();
-  void StartMatchmaker(const MatchmakerSettings& settings, const MatchmakerBudgets& budgets = {});
+  void StartMatchmaker(const MatchmakerSettings& settings, const MatchmakerBudgets& budgets = {},
+                       const std::string& table_client_endpoint = "");
   int RatingPort();
   MatchmakerServer& mm() { return *mm_; }
 
