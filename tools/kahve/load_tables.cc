@@ -28,6 +28,9 @@ ABSL_FLAG(int32_t, games_per_table, 0,
           "replaced until --seconds is up (then --seconds is only the deadline).");
 ABSL_FLAG(std::string, ack_log, "",
           "load tables: file that gets a `TABLE_ID SEQ` line for every acknowledged move.");
+ABSL_FLAG(std::vector<std::string>, create_targets, {},
+          "load tables: table hosts (host:port, comma-separated) to create the tables on, round "
+          "robin; every other call goes to --target. Empty: --target.");
 ABSL_FLAG(int32_t, idle_tables, 0,
           "load tables: tables to create and leave idle, for the server's memory per table.");
 ABSL_FLAG(int32_t, server_pid, 0,
@@ -95,6 +98,7 @@ int LoadTablesCommand() {
   settings.length = absl::Seconds(absl::GetFlag(FLAGS_seconds));
   settings.games_per_table = absl::GetFlag(FLAGS_games_per_table);
   settings.ack_log = absl::GetFlag(FLAGS_ack_log);
+  settings.create_targets = absl::GetFlag(FLAGS_create_targets);
   if (settings.jwt_secret.empty()) {
     std::fputs("kahve load tables: needs --jwt_hs256_secret\n", stderr);
     return 2;

@@ -77,8 +77,8 @@ const std::vector<Command>& Commands() {
        "      enqueue-to-assignment latency and assignment checks beside a health check's\n",
        &kahve::tools::LoadCommand,
        {"target", "database", "seconds", "concurrency", "player_pool", "history_matches",
-        "tables", "games_per_table", "ack_log", "idle_tables", "server_pid", "jwt_hs256_secret",
-        "jwt_issuer", "jwt_audience"}},
+        "tables", "games_per_table", "ack_log", "create_targets", "idle_tables", "server_pid",
+        "jwt_hs256_secret", "jwt_issuer", "jwt_audience"}},
       {"demo",
        "  demo [--matchmaking_target H:P] [--rating_target H:P] [--rulesets all|ID,...]\n"
        "      bot clients queue, get matched and play one game of every ruleset over gRPC; prints\n"

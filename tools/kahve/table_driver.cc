@@ -90,11 +90,16 @@ class TableDriver {
     ++(report_.*counter);
   }
   v1::TableService::Stub& StubFor(const Slot& slot) { return *stubs_[slot.index % kChannels]; }
+  v1::TableService::Stub& CreateStubFor(const Slot& slot) {
+    if (create_stubs_.empty()) return StubFor(slot);
+    return *create_stubs_[slot.index % create_stubs_.size()];
+  }
 
   const TableDriverSettings settings_;
   const std::string run_;
   std::string service_bearer_;
   std::vector<std::unique_ptr<v1::TableService::Stub>> stubs_;
+  std::vector<std::unique_ptr<v1::TableService::Stub>> create_stubs_;
   std::vector<Slot> slots_;
 
   absl::Mutex mu_;
@@ -129,6 +134,10 @@ TableDriver::TableDriver(const TableDriverSettings& settings)
   for (int i = 0; i < kChannels; ++i) {
     stubs_.push_back(v1::TableService::NewStub(
         OpenLoadChannel(settings_.channel_factory, settings_.target, args)));
+  }
+  for (const std::string& target : settings_.create_targets) {
+    create_stubs_.push_back(v1::TableService::NewStub(
+        OpenLoadChannel(settings_.channel_factory, target, args)));
   }
   slots_.resize(settings_.tables);
   for (int i = 0; i < settings_.tables; ++i) {
@@ -272,7 +281,7 @@ void TableDriver::Create(Slot* slot) {
   for (int seat = 0; seat < slot->seats; ++seat) {
     request.add_seats()->set_player_id(absl::StrCat("load-", run_, "-", slot->index, "-", seat));
   }
-  StubFor(*slot).async()->CreateTable(
+  CreateStubFor(*slot).async()->CreateTable(
       &call->context, &call->request, &call->response, [this, slot, call](grpc::Status status) {
         const v1::CreateTableResponse response = std::move(call->response);
         delete call;

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/time/time.h"
 #include "tools/kahve/load_channel.h"
@@ -18,7 +19,11 @@
 namespace kahve::tools {
 
 struct TableDriverSettings {
+  // Where every call goes: a table host, or one entry address in front of several.
   std::string target;
+  // Where the tables are created, round robin by slot (empty: `target`): with several hosts behind
+  // one entry address, each holds a share of the tables.
+  std::vector<std::string> create_targets;
   // Signs the service token (CreateTable) and one player token per seat.
   std::string jwt_secret;
   int tables = 1000;
