@@ -21,13 +21,7 @@ std::string Placer::ClientEndpointFor(const std::string& host_endpoint) const {
 }
 
 v1::TableService::Stub& Placer::StubFor(const std::string& endpoint) {
-  absl::MutexLock lock(&mu_);
-  std::unique_ptr<v1::TableService::Stub>& stub = stubs_[endpoint];
-  if (stub == nullptr) {
-    stub = v1::TableService::NewStub(
-        grpc::CreateChannel(endpoint, grpc::InsecureChannelCredentials()));
-  }
-  return *stub;
+  return stubs_.For(endpoint);
 }
 
 void Placer::Authorize(grpc::ClientContext& context) const {

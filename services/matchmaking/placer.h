@@ -6,7 +6,6 @@
 // retrying (on this replica or another, after a crash) can never make a second table: when a host
 // answers that the match already has a table elsewhere, the placer goes to that host.
 
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,6 +16,7 @@
 #include "absl/time/time.h"
 #include "kahve/v1/table.grpc.pb.h"
 #include "services/common/clock.h"
+#include "services/common/stub_cache.h"
 #include "services/matchmaking/mm_store.h"
 
 namespace kahve::matchmaking {
@@ -63,8 +63,7 @@ class Placer {
 
   const PlacerSettings settings_;
   MatchmakingStore* store_;
-  absl::Mutex mu_;
-  std::map<std::string, std::unique_ptr<v1::TableService::Stub>> stubs_ ABSL_GUARDED_BY(mu_);
+  common::StubCache<v1::TableService> stubs_;
 };
 
 }  // namespace kahve::matchmaking

@@ -68,14 +68,7 @@ class StreamRelay : public grpc::ClientReadReactor<v1::TableUpdate> {
 TableForwarder::TableForwarder(std::string key) : key_(std::move(key)) {}
 
 v1::TableService::Stub& TableForwarder::StubFor(const std::string& endpoint) {
-  absl::MutexLock lock(&mu_);
-  std::unique_ptr<v1::TableService::Stub>& stub = stubs_[endpoint];
-  if (stub == nullptr) {
-    // Hosts talk inside the cluster, like the table service to the rating service.
-    stub = v1::TableService::NewStub(
-        grpc::CreateChannel(endpoint, grpc::InsecureChannelCredentials()));
-  }
-  return *stub;
+  return stubs_.For(endpoint);
 }
 
 std::string TableForwarder::MarkerFor(const std::string& peer) const {

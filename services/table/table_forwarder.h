@@ -12,11 +12,9 @@
 #include <optional>
 #include <string>
 
-#include "absl/base/thread_annotations.h"
-#include "absl/container/flat_hash_map.h"
-#include "absl/synchronization/mutex.h"
 #include "grpcpp/grpcpp.h"
 #include "kahve/v1/table.grpc.pb.h"
+#include "services/common/stub_cache.h"
 #include "services/table/update_stream.h"
 
 namespace kahve::table {
@@ -42,9 +40,7 @@ class TableForwarder {
   std::string MarkerFor(const std::string& peer) const;
 
   const std::string key_;
-  absl::Mutex mu_;
-  absl::flat_hash_map<std::string, std::unique_ptr<v1::TableService::Stub>> stubs_
-      ABSL_GUARDED_BY(mu_);
+  common::StubCache<v1::TableService> stubs_;
 };
 
 }  // namespace kahve::table
