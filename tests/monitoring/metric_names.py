@@ -34,6 +34,8 @@ RARE = {
                                          "demo's players queue together and fill their tables",
     "kahve_matchmaking_tickets_ended_total": "only when a ticket expires or is cancelled; the "
                                              "demo's tickets are all matched",
+    "kahve_table_takeovers_total": "only when a table changes host; the test runs one table "
+                                   "host, which never hands a table over",
     "kahve_matchmaking_tickets": "only while a queue holds tickets after a pass; the demo's "
                                  "players usually fill their tables in the pass that first sees "
                                  "them (seen or not by a run, by timing)",
