@@ -178,9 +178,26 @@ absl::Status TableHost::TakeOver(const std::string& table_id) {
   if (draining_) {
     return absl::UnavailableError("the table host is shutting down; reconnect with after_seq");
   }
-  // One takeover at a time: a second call for the same table waits, then finds it here.
-  absl::MutexLock claiming(&takeover_mu_);
-  if (Find(table_id) != nullptr) return absl::OkStatus();
+  // One takeover of a table at a time: a second call for it waits, then finds it here. Calls for
+  // other tables (a client probing unknown ids, say) never wait for this one.
+  {
+    absl::MutexLock lock(&takeover_mu_);
+    auto free = [this, &table_id]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(takeover_mu_) {
+      return !claiming_.contains(table_id);
+    };
+    takeover_mu_.Await(absl::Condition(&free));
+    if (Find(table_id) != nullptr) return absl::OkStatus();
+    claiming_.insert(table_id);
+  }
+  absl::Status taken = ClaimAndServe(table_id);
+  {
+    absl::MutexLock lock(&takeover_mu_);
+    claiming_.erase(table_id);
+  }
+  return taken;
+}
+
+absl::Status TableHost::ClaimAndServe(const std::string& table_id) {
   auto stored = log_->ClaimTable(table_id, settings_.host_lease);
   if (!stored.ok()) return stored.status();
   // The database compares text as a whole, but the id must be exactly the one asked for.
@@ -199,7 +216,6 @@ absl::Status TableHost::TakeOver(const std::string& table_id) {
 
 absl::StatusOr<int> TableHost::ClaimLapsed() {
   int total = 0;
-  absl::MutexLock claiming(&takeover_mu_);
   while (!draining_) {
     auto claimed = log_->ClaimLapsed(settings_.host_lease, settings_.claim_batch);
     if (!claimed.ok()) return claimed.status();

@@ -168,6 +168,8 @@ class TableHost {
                               const std::string& seat_token) const;
   void Adopt(TablePtr table);
   absl::Status AdoptStored(const StoredTable& stored, absl::Time now);
+  // TakeOver's database part: claims or loads the table and serves it here.
+  absl::Status ClaimAndServe(const std::string& table_id);
   // Stops serving `table` (another host holds it now): its streams end with UNAVAILABLE, calls
   // waiting for it fail, and it is forgotten unless it was replaced meanwhile.
   void LetGo(const TablePtr& table);
@@ -224,8 +226,9 @@ class TableHost {
   absl::flat_hash_map<std::string, TablePtr> tables_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, std::string> table_of_match_ ABSL_GUARDED_BY(mu_);
   std::string endpoint_ ABSL_GUARDED_BY(mu_);
-  // Held while claiming and loading tables (TakeOver, ClaimLapsed), so a table is claimed once.
+  // The tables TakeOver is claiming and loading now, so concurrent calls claim a table once.
   absl::Mutex takeover_mu_;
+  absl::flat_hash_set<std::string> claiming_ ABSL_GUARDED_BY(takeover_mu_);
   // Set by BeginShutdown. Atomic so calls can read it under a table's lock (mu_ is taken before
   // a table's lock, never after): a call that sees it clear attaches its stream before
   // BeginShutdown visits the table, so no stream or move slips past the drain.
