@@ -440,7 +440,8 @@ void TableHost::Persist(const TablePtr& table, const AppliedEntry& applied,
     }
   }
   in_append = true;
-  log_->Append(table->table_id, table->owner_epoch, applied.entry.seq(), applied.entry.SerializeAsString(), finished,
+  log_->Append(table->table_id, table->owner_epoch, applied.entry.seq(),
+               applied.entry.SerializeAsString(), finished,
                [this, table, applied, then = std::move(then)](absl::Status status) {
                  if (in_append) {
                    // Answered on the calling thread, which holds the table's lock.

@@ -30,6 +30,8 @@ fail() {
   cat "$work/load.json" "$work/load.err" 2>/dev/null || true
   exit 1
 }
+# shellcheck source=tests/support/table_load.sh
+source "$(dirname "$0")/../support/table_load.sh"
 
 # wait_serving LOG NAME PID: until LOG says NAME serving.
 wait_serving() {
@@ -90,12 +92,7 @@ killed_at=$(date +%s.%N)
 acked_before=$(wc -l <"$work/acks")
 [ "$held_by_1" -gt 0 ] || fail "host 1 held no unfinished table at the kill"
 
-status=0
-wait "$load_pid" || status=$?
-load_pid=""
-[ "$status" -eq 0 ] || fail "kahve load tables exited $status"
-grep -q '"complete": true' "$work/load.json" || fail "not every game finished: $(cat "$work/load.json")"
-grep -q '"abandoned_tables": 0' "$work/load.json" || fail "tables abandoned: $(cat "$work/load.json")"
+await_complete_load
 acked=$(wc -l <"$work/acks")
 [ "$acked" -gt "$acked_before" ] || fail "no move acknowledged after the kill"
 

@@ -25,6 +25,8 @@ fail() {
   cat "$work/load.json" "$work/load.err" 2>/dev/null || true
   exit 1
 }
+# shellcheck source=tests/support/table_load.sh
+source "$(dirname "$0")/../support/table_load.sh"
 
 psql "$admin_url" -qc "CREATE DATABASE $database" >/dev/null
 export KAHVE_DATABASE="$database_url"
@@ -70,12 +72,7 @@ reloaded=$(grep -o '"msg":"tables reloaded","tables":"[0-9]*"' "$work/table.log"
   grep -o '[0-9]*"$' | tr -d '"')
 [ "${reloaded:-0}" -gt 0 ] || fail "no tables reloaded after the restart"
 
-status=0
-wait "$load_pid" || status=$?
-load_pid=""
-[ "$status" -eq 0 ] || fail "kahve load tables exited $status"
-grep -q '"complete": true' "$work/load.json" || fail "not every game finished: $(cat "$work/load.json")"
-grep -q '"abandoned_tables": 0' "$work/load.json" || fail "tables abandoned: $(cat "$work/load.json")"
+await_complete_load
 acked=$(wc -l <"$work/acks")
 [ "$acked" -gt "$acked_before" ] || fail "no move acknowledged after the restart"
 
