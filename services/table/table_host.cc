@@ -458,9 +458,10 @@ void TableHost::Persist(const TablePtr& table, const AppliedEntry& applied,
 void TableHost::OnDurable(const TablePtr& table, const AppliedEntry& applied, absl::Status status,
                           const std::function<void(absl::Status)>& then) {
   if (IsFenced(status)) {
-    // Another host claimed the table: it serves the move's retry from the log it replayed.
-    if (then) then(absl::UnavailableError("the table moved to another host; retry"));
+    // Another host claimed the table: it serves the move's retry from the log it replayed. The
+    // caller hears of it once this host has let the table go, so a retry here finds it gone.
     LetGo(table);
+    if (then) then(absl::UnavailableError("the table moved to another host; retry"));
     return;
   }
   absl::MutexLock lock(&table->mu);
