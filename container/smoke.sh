@@ -131,7 +131,8 @@ start table "${service_args[@]}" "$image" kahve-table \
 wait_for table '"msg":"kahve-table serving"'
 start matchmaking "${service_args[@]}" "$image" kahve-matchmaking \
   --port "$mm_port" --metrics_port "$mm_metrics" --drain_seconds 0 \
-  --rating_target "127.0.0.1:$rating_port" --pass_interval_ms 100
+  --rating_target "127.0.0.1:$rating_port" --table_target "127.0.0.1:$table_port" \
+  --pass_interval_ms 100
 wait_for matchmaking '"msg":"kahve-matchmaking serving"'
 phase startup
 

@@ -67,7 +67,8 @@ kahve_start_services() {
   kahve_started "$work/table.log" $! kahve-table
 
   "$build/services/kahve-matchmaking" --port "${mm_port:-0}" --metrics_port "$metrics" \
-    --rating_target "127.0.0.1:$rating_port" --drain_seconds 0 "$@" \
+    --rating_target "127.0.0.1:$rating_port" --table_target "127.0.0.1:$table_port" \
+    --drain_seconds 0 "$@" \
     >"$work/matchmaking.log" 2>&1 &
   kahve_started "$work/matchmaking.log" $! kahve-matchmaking
   mm_port="$(served_port "$work/matchmaking.log" kahve-matchmaking)"

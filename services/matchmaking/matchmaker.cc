@@ -12,11 +12,13 @@
 namespace kahve::matchmaking {
 
 Matchmaker::Matchmaker(MatchmakerSettings settings, MatchmakingStore* store, RatingCache* ratings,
-                       Placer* placer, MatchmakingMetrics* metrics, QueueBudget* budget)
+                       Placer* placer, TableDirectory* tables, MatchmakingMetrics* metrics,
+                       QueueBudget* budget)
     : settings_(std::move(settings)),
       store_(store),
       ratings_(ratings),
       placer_(placer),
+      tables_(tables),
       metrics_(metrics),
       budget_(budget),
       locks_(settings_.database_url) {}
@@ -146,7 +148,7 @@ int Matchmaker::FormMatches(const std::string& queue_key, const std::vector<Queu
                          .window = settings_.window};
   const std::vector<FormedMatch> formed = MatchPass(tickets, rules, now);
   if (formed.empty()) return 0;
-  auto hosts = store_->LiveHosts(settings_.host_max_age);
+  auto hosts = tables_->Hosts();
   if (!hosts.ok() || hosts->empty()) {
     // Nowhere to put a table: the tickets keep waiting (still matchable) rather than sit in
     // matches nobody can place.
@@ -219,16 +221,10 @@ int Matchmaker::FormMatches(const std::string& queue_key, const std::vector<Queu
 int Matchmaker::GiveUpIfStuck(const PendingMatch& match) {
   const absl::Time now = settings_.clock->Now();
   if (now - absl::FromUnixMicros(match.created_us) < settings_.placement_timeout) return 0;
-  // A table that exists on a live host is only waiting for its assignments to be stored.
-  auto holder = store_->HostHoldingMatch(match.match_id);
-  if (!holder.ok()) return 0;
-  if (holder->has_value()) {
-    auto live = store_->LiveHosts(settings_.host_max_age);
-    if (!live.ok()) return 0;
-    for (const TableHostRow& host : *live) {
-      if (host.host_id == (*holder)->host_id) return 0;
-    }
-  }
+  // A table that exists is only waiting for its assignments to be stored: some host serves it
+  // (its host's tables fail over), and any host answers the retried CreateTable.
+  auto has_table = tables_->HasTable(match.match_id);
+  if (!has_table.ok() || *has_table) return 0;
   auto back = store_->AbandonMatch(
       match.match_id,
       absl::StrCat("not placed within ", absl::FormatDuration(settings_.placement_timeout)));

@@ -27,6 +27,7 @@
 #include "services/matchmaking/queue_budget.h"
 #include "services/matchmaking/queue_locks.h"
 #include "services/matchmaking/rating_cache.h"
+#include "services/matchmaking/table_directory.h"
 
 namespace kahve::matchmaking {
 
@@ -42,13 +43,11 @@ struct MatchmakerSettings {
   std::string bot_kind = "heuristic";
   // A ticket still waiting after this long expires.
   absl::Duration ticket_ttl = absl::Minutes(10);
-  // A match still not placed this long after it was formed, whose table no live host holds, is
+  // A match still not placed this long after it was formed, that has no table, is
   // given up: its tickets wait again (first in line), so no player is stuck behind a table that
   // cannot be made.
   absl::Duration placement_timeout = absl::Minutes(1);
   SkillWindow window;
-  // A table host is live when its heartbeat is at most this old.
-  absl::Duration host_max_age = absl::Seconds(6);
   v1::TableOptions table_options;
   // What passes, ticket expiry and the placement timeout read and wait on. Not owned.
   common::Clock* clock = common::RealClock();
@@ -58,7 +57,8 @@ class Matchmaker {
  public:
   // `budget` (may be null) gets the active queues' counts at the start of every pass.
   Matchmaker(MatchmakerSettings settings, MatchmakingStore* store, RatingCache* ratings,
-             Placer* placer, MatchmakingMetrics* metrics, QueueBudget* budget = nullptr);
+             Placer* placer, TableDirectory* tables, MatchmakingMetrics* metrics,
+             QueueBudget* budget = nullptr);
   // Stop().
   ~Matchmaker();
 
@@ -82,13 +82,14 @@ class Matchmaker {
   // Places a recorded match; the number of tickets matched.
   int PlaceMatch(const PendingMatch& match);
   // After a failed placement: gives the match up once it is older than the placement timeout
-  // and no live host holds its table. Returns the tickets put back to waiting.
+  // and it has no table. Returns the tickets put back to waiting.
   int GiveUpIfStuck(const PendingMatch& match);
 
   const MatchmakerSettings settings_;
   MatchmakingStore* store_;
   RatingCache* ratings_;
   Placer* placer_;
+  TableDirectory* tables_;
   MatchmakingMetrics* metrics_;
   QueueBudget* budget_;
   // Only the pass thread (or a test's RunOnce, never both) touches these.

@@ -17,6 +17,7 @@
 #include "services/matchmaking/placer.h"
 #include "services/matchmaking/queue_budget.h"
 #include "services/matchmaking/rating_cache.h"
+#include "services/matchmaking/table_directory.h"
 #include "services/matchmaking/ticket_watch.h"
 #include "services/matchmaking/ticket_writer.h"
 
@@ -39,8 +40,10 @@ ABSL_FLAG(double, window_per_second, 0.5, "Matchmaking: skill window growth per 
 ABSL_FLAG(double, window_max, 40, "Matchmaking: the widest skill window.");
 ABSL_FLAG(double, window_provisional_extra, 10,
           "Matchmaking: added to the window when either side is provisional.");
-ABSL_FLAG(int32_t, host_max_age_seconds, 6,
-          "Matchmaking: a table host is live when its heartbeat is at most this old.");
+ABSL_FLAG(std::string, table_target, "127.0.0.1:50052",
+          "Matchmaking: the table service (host:port of any table host, or dns:///name:port to "
+          "spread calls over every address the name resolves to), asked which hosts take tables "
+          "and which games have ended.");
 ABSL_FLAG(int32_t, rating_cache_seconds, 60, "Matchmaking: how long a player's rating is cached.");
 ABSL_FLAG(int32_t, watch_poll_ms, 500,
           "Matchmaking: how often WatchTicket streams re-read their tickets.");
@@ -61,6 +64,14 @@ ABSL_FLAG(int32_t, away_grace_seconds, 0,
 namespace kahve::matchmaking {
 namespace {
 
+std::shared_ptr<grpc::Channel> ChannelToTableService() {
+  // Round robin over the resolved addresses, as for the rating service: every host answers.
+  grpc::ChannelArguments arguments;
+  arguments.SetLoadBalancingPolicyName("round_robin");
+  return grpc::CreateCustomChannel(absl::GetFlag(FLAGS_table_target),
+                                   grpc::InsecureChannelCredentials(), arguments);
+}
+
 MatchmakerSettings MatchmakerSettingsFromFlags(const std::string& database_url) {
   MatchmakerSettings settings{
       .database_url = database_url,
@@ -75,7 +86,7 @@ MatchmakerSettings MatchmakerSettingsFromFlags(const std::string& database_url) 
                  .per_second = absl::GetFlag(FLAGS_window_per_second),
                  .max = absl::GetFlag(FLAGS_window_max),
                  .provisional_extra = absl::GetFlag(FLAGS_window_provisional_extra)},
-      .host_max_age = absl::Seconds(absl::GetFlag(FLAGS_host_max_age_seconds))};
+  };
   settings.table_options.set_turn_seconds(absl::GetFlag(FLAGS_turn_seconds));
   settings.table_options.set_away_grace_seconds(absl::GetFlag(FLAGS_away_grace_seconds));
   return settings;
@@ -92,10 +103,9 @@ class MatchmakingProcess final : public common::ServiceProcess {
         mm_metrics_(metrics_.registry()),
         ratings_(v1::RatingService::NewStub(common::ChannelToRatingService()), bearer,
                  absl::Seconds(absl::GetFlag(FLAGS_rating_cache_seconds))),
-        placer_({.bearer = bearer,
-                 .host_max_age = absl::Seconds(absl::GetFlag(FLAGS_host_max_age_seconds)),
-                 .client_endpoint = common::TableClientEndpointFromFlags()},
-                &store_),
+        tables_({.bearer = bearer}, v1::TableService::NewStub(ChannelToTableService())),
+        placer_({.bearer = bearer, .client_endpoint = common::TableClientEndpointFromFlags()},
+                &store_, &tables_),
         streams_(common::StreamBudgetSettingsFromFlags(), &metrics_.budgets()),
         queues_({.max_active_queues = absl::GetFlag(FLAGS_max_active_queues),
                  .max_active_tickets = absl::GetFlag(FLAGS_max_active_tickets)},
@@ -105,10 +115,11 @@ class MatchmakingProcess final : public common::ServiceProcess {
         workers_(pool_.size()),
         writer_(&store_, absl::GetFlag(FLAGS_enqueue_batch)),
         service_({.ticket_ttl = absl::Seconds(absl::GetFlag(FLAGS_ticket_ttl_seconds))}, &store_,
-                 &writer_, &watchers_, authenticator_.get(), &workers_, &mm_metrics_, &queues_),
+                 &writer_, &watchers_, authenticator_.get(), &workers_, &mm_metrics_, &tables_,
+                 &queues_),
         server_(server_settings, &metrics_),
         matchmaker_(MatchmakerSettingsFromFlags(pool_settings.url), &store_, &ratings_, &placer_,
-                    &mm_metrics_, &queues_) {
+                    &tables_, &mm_metrics_, &queues_) {
     server_.AddService(&service_, v1::MatchmakingService::service_full_name());
   }
 
@@ -133,6 +144,7 @@ class MatchmakingProcess final : public common::ServiceProcess {
   MatchmakingStore store_;
   MatchmakingMetrics mm_metrics_;
   RatingCache ratings_;
+  TableDirectory tables_;
   Placer placer_;
   common::StreamBudget streams_;
   QueueBudget queues_;

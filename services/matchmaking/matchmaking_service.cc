@@ -19,7 +19,7 @@ MatchmakingService::MatchmakingService(MatchmakingServiceSettings settings, Matc
                                        TicketWriter* writer, TicketWatchers* watchers,
                                        const common::Authenticator* authenticator,
                                        common::WorkerPool* workers, MatchmakingMetrics* metrics,
-                                       QueueBudget* budget)
+                                       TableDirectory* tables, QueueBudget* budget)
     : settings_(std::move(settings)),
       store_(store),
       writer_(writer),
@@ -27,7 +27,20 @@ MatchmakingService::MatchmakingService(MatchmakingServiceSettings settings, Matc
       authenticator_(authenticator),
       workers_(workers),
       metrics_(metrics),
+      tables_(tables),
       budget_(budget) {}
+
+void MatchmakingService::SettleGameEnds(const absl::StatusOr<std::vector<std::string>>& matches) {
+  absl::Status settled = matches.status();
+  if (settled.ok() && !matches->empty()) {
+    auto ended = tables_->EndedMatches(*matches);
+    settled = ended.ok() ? store_->MarkGamesOver(*ended) : ended.status();
+  }
+  if (!settled.ok()) {
+    common::LogWarning("game ends not learned; the matches count as running",
+                       {{"error", std::string(settled.message())}});
+  }
+}
 
 // Authenticates, then runs work(caller) on a worker and finishes the call with its status.
 template <typename Work>
@@ -120,6 +133,12 @@ grpc::ServerUnaryReactor* MatchmakingService::Enqueue(grpc::CallbackServerContex
                                    finish(ticket.status());
                                    return;
                                  }
+                                 // Whether the id's earlier ticket is still in play depends on
+                                 // whether its game ended.
+                                 if (!ticket->request_id.empty()) {
+                                   SettleGameEnds(store_->UnsettledMatchOfRequest(
+                                       caller, ticket->request_id));
+                                 }
                                  // The worker is free at once; the writer answers after its batch
                                  // commits.
                                  writer_->Submit(
@@ -210,6 +229,7 @@ grpc::ServerUnaryReactor* MatchmakingService::GetMyTicket(grpc::CallbackServerCo
                                                           const v1::GetMyTicketRequest* request,
                                                           v1::TicketUpdate* response) {
   return Offload(context, *request, "GetMyTicket", [this, response](const std::string& caller) {
+    SettleGameEnds(store_->UnsettledMatchesOfPlayer(caller));
     auto ticket = store_->TicketInPlay(caller);
     if (!ticket.ok()) return ticket.status();
     // The figures only a queued ticket shows; WatchTicket's first update would say the same.

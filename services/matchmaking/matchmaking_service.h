@@ -16,6 +16,7 @@
 #include "services/matchmaking/mm_metrics.h"
 #include "services/matchmaking/mm_store.h"
 #include "services/matchmaking/queue_budget.h"
+#include "services/matchmaking/table_directory.h"
 #include "services/matchmaking/ticket_watch.h"
 #include "services/matchmaking/ticket_writer.h"
 
@@ -37,7 +38,8 @@ class MatchmakingService final : public v1::MatchmakingService::CallbackService 
   MatchmakingService(MatchmakingServiceSettings settings, MatchmakingStore* store,
                      TicketWriter* writer, TicketWatchers* watchers,
                      const common::Authenticator* authenticator, common::WorkerPool* workers,
-                     MatchmakingMetrics* metrics, QueueBudget* budget = nullptr);
+                     MatchmakingMetrics* metrics, TableDirectory* tables,
+                     QueueBudget* budget = nullptr);
 
   grpc::ServerUnaryReactor* Enqueue(grpc::CallbackServerContext* context,
                                     const v1::EnqueueRequest* request,
@@ -72,6 +74,10 @@ class MatchmakingService final : public v1::MatchmakingService::CallbackService 
 
  private:
   absl::Time Now() const { return settings_.clock->Now(); }
+  // Asks the table service whether the games of `matches` have ended and records those that
+  // have, so that what follows decides "in play" on fresh facts. On a failure they count as
+  // running: the worst is an old table named once more, never a live game forgotten.
+  void SettleGameEnds(const absl::StatusOr<std::vector<std::string>>& matches);
   // TicketFor, then the queue budget's admission.
   absl::StatusOr<NewTicket> Admit(const std::string& caller, const v1::EnqueueRequest& request);
   template <typename Work>
@@ -86,6 +92,7 @@ class MatchmakingService final : public v1::MatchmakingService::CallbackService 
   const common::Authenticator* authenticator_;
   common::WorkerPool* workers_;
   MatchmakingMetrics* metrics_;
+  TableDirectory* tables_;
   QueueBudget* budget_;
 };
 

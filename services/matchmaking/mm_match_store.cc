@@ -365,41 +365,55 @@ absl::StatusOr<int> MatchmakingStore::ExpectedWaitSeconds(const std::string& que
   });
 }
 
-absl::StatusOr<std::vector<TableHostRow>> MatchmakingStore::LiveHosts(absl::Duration max_age) {
-  using Hosts = std::vector<TableHostRow>;
-  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Hosts> {
-    Hosts hosts;
+absl::StatusOr<std::vector<std::string>> MatchmakingStore::UnsettledMatchOfRequest(
+    const std::string& owner, const std::string& request_id) {
+  using Ids = std::vector<std::string>;
+  if (!StorableText(owner) || !StorableText(request_id)) return Ids();
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Ids> {
     pqxx::read_transaction tx(connection);
-    const pqxx::result rows =
-        tx.exec_params(absl::StrCat("SELECT host_id, endpoint, live_tables FROM table_hosts"
-                                    "  WHERE NOT draining AND heartbeat_us >= ",
-                                    kNowUsSql, " - $1 ORDER BY live_tables, host_id"),
-                       absl::ToInt64Microseconds(max_age));
-    for (const pqxx::row& row : rows) {
-      hosts.push_back(TableHostRow{.host_id = row[0].as<std::string>(),
-                                   .endpoint = row[1].as<std::string>(),
-                                   .live_tables = row[2].as<int>()});
+    Ids ids;
+    for (const pqxx::row& row : tx.exec_params(
+             "SELECT t.match_id FROM mm_tickets t JOIN mm_matches m ON m.match_id = t.match_id"
+             "  WHERE t.owner = $1 AND t.request_id = $2 AND t.state = 'matched'"
+             "  AND NOT m.game_over",
+             owner, request_id)) {
+      ids.push_back(row[0].as<std::string>());
     }
-    return hosts;
+    return ids;
   });
 }
 
-absl::StatusOr<std::optional<TableHostRow>> MatchmakingStore::HostHoldingMatch(
-    const std::string& match_id) {
-  using Host = std::optional<TableHostRow>;
-  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Host> {
-    Host host;
+absl::StatusOr<std::vector<std::string>> MatchmakingStore::UnsettledMatchesOfPlayer(
+    const std::string& player) {
+  using Ids = std::vector<std::string>;
+  if (!StorableText(player)) return Ids();
+  return pool_->RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Ids> {
     pqxx::read_transaction tx(connection);
-    const pqxx::result rows = tx.exec_params(
-        "SELECT h.host_id, h.endpoint, h.live_tables FROM table_tables t"
-        "  JOIN table_hosts h ON h.host_id = t.host_id WHERE t.match_id = $1",
-        match_id);
-    if (!rows.empty()) {
-      host = TableHostRow{.host_id = rows[0][0].as<std::string>(),
-                          .endpoint = rows[0][1].as<std::string>(),
-                          .live_tables = rows[0][2].as<int>()};
+    Ids ids;
+    // The tickets TicketInPlay looks at (mm_ticket_players_by_player), no more.
+    for (const pqxx::row& row : tx.exec_params(
+             "SELECT DISTINCT t.match_id FROM (SELECT ticket_id FROM mm_ticket_players"
+             "    WHERE player_id = $1 ORDER BY enqueued_us DESC NULLS LAST LIMIT $2) AS recent"
+             "  JOIN mm_tickets t USING (ticket_id)"
+             "  JOIN mm_matches m ON m.match_id = t.match_id"
+             "  WHERE t.state = 'matched' AND NOT m.game_over",
+             player, kRecentTicketsLooked)) {
+      ids.push_back(row[0].as<std::string>());
     }
-    return host;
+    return ids;
+  });
+}
+
+absl::Status MatchmakingStore::MarkGamesOver(const std::vector<std::string>& match_ids) {
+  if (match_ids.empty()) return absl::OkStatus();
+  return pool_->Run([&](pqxx::connection& connection) {
+    pqxx::work tx(connection);
+    tx.exec_params0(
+        "UPDATE mm_matches SET game_over = true"
+        " WHERE match_id = ANY($1::text[]) AND NOT game_over",
+        common::TextArrayLiteral(match_ids));
+    tx.commit();
+    return absl::OkStatus();
   });
 }
 

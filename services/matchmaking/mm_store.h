@@ -93,12 +93,6 @@ struct Placement {
   std::string endpoint;
 };
 
-struct TableHostRow {
-  std::string host_id;
-  std::string endpoint;
-  int live_tables = 0;
-};
-
 struct QueueSizes {
   int waiting = 0;
   int placing = 0;
@@ -174,10 +168,13 @@ class MatchmakingStore {
   // bounded work however busy the queue.
   absl::StatusOr<int> ExpectedWaitSeconds(const std::string& queue_key, absl::Time since);
 
-  // Table hosts: live (heartbeat within max_age by the database's clock), not draining, least
-  // loaded first; and the host already holding the table of a match, if one does.
-  absl::StatusOr<std::vector<TableHostRow>> LiveHosts(absl::Duration max_age);
-  absl::StatusOr<std::optional<TableHostRow>> HostHoldingMatch(const std::string& match_id);
+  // Game ends, as the table service tells them (TableDirectory): the placed matches whose game
+  // matchmaking does not know to be over yet, of the ticket (owner, request id) names, or among
+  // a player's newest kRecentTicketsLooked tickets; and recording that games are over.
+  absl::StatusOr<std::vector<std::string>> UnsettledMatchOfRequest(const std::string& owner,
+                                                                   const std::string& request_id);
+  absl::StatusOr<std::vector<std::string>> UnsettledMatchesOfPlayer(const std::string& player);
+  absl::Status MarkGamesOver(const std::vector<std::string>& match_ids);
 
  private:
   common::PgPool* pool_;

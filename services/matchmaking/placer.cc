@@ -13,8 +13,8 @@
 
 namespace kahve::matchmaking {
 
-Placer::Placer(PlacerSettings settings, MatchmakingStore* store)
-    : settings_(std::move(settings)), store_(store) {}
+Placer::Placer(PlacerSettings settings, MatchmakingStore* store, TableDirectory* tables)
+    : settings_(std::move(settings)), store_(store), tables_(tables) {}
 
 std::string Placer::ClientEndpointFor(const std::string& host_endpoint) const {
   return settings_.client_endpoint.empty() ? host_endpoint : settings_.client_endpoint;
@@ -130,28 +130,22 @@ absl::StatusOr<std::vector<absl::Duration>> Placer::Place(const PendingMatch& ma
   std::string host_id = match.host_id;
   absl::Status last = absl::UnavailableError("no live table host");
   for (int attempt = 0; attempt < settings_.max_hosts; ++attempt) {
-    // The table may exist already (an earlier attempt whose answer was lost, maybe on another
-    // host): only its host can hand out its seat tokens.
-    auto holder = store_->HostHoldingMatch(match.match_id);
-    if (!holder.ok()) return holder.status();
+    // The table may exist already (an earlier attempt whose answer was lost): any host answers
+    // for it, so the choice only matters for a new table.
+    auto live = tables_->Hosts();
+    if (!live.ok()) return live.status();
     TableHostRow host;
-    if (holder->has_value()) {
-      host = **holder;
+    const auto chosen = std::find_if(live->begin(), live->end(),
+                                     [&](const TableHostRow& h) { return h.host_id == host_id; });
+    if (chosen != live->end() && !tried.contains(host_id)) {
+      host = *chosen;
     } else {
-      auto live = store_->LiveHosts(settings_.host_max_age);
-      if (!live.ok()) return live.status();
-      const auto chosen = std::find_if(live->begin(), live->end(),
-                                       [&](const TableHostRow& h) { return h.host_id == host_id; });
-      if (chosen != live->end() && !tried.contains(host_id)) {
-        host = *chosen;
-      } else {
-        // LiveHosts lists the least loaded first.
-        const auto next = std::find_if(live->begin(), live->end(), [&](const TableHostRow& h) {
-          return !tried.contains(h.host_id);
-        });
-        if (next == live->end()) break;
-        host = *next;
-      }
+      // Hosts lists the least loaded first.
+      const auto next = std::find_if(live->begin(), live->end(), [&](const TableHostRow& h) {
+        return !tried.contains(h.host_id);
+      });
+      if (next == live->end()) break;
+      host = *next;
     }
     if (host.host_id != host_id) {
       const absl::Status moved = store_->SetMatchHost(match.match_id, host.host_id,
@@ -178,12 +172,13 @@ absl::StatusOr<std::vector<absl::Duration>> Placer::Place(const PendingMatch& ma
       case grpc::StatusCode::INVALID_ARGUMENT:
       case grpc::StatusCode::PERMISSION_DENIED:
       case grpc::StatusCode::UNAUTHENTICATED:
-        // The request or our credential is wrong: another host would say the same. Retried
-        // next pass, so a fixed configuration recovers without losing the tickets.
+      case grpc::StatusCode::ALREADY_EXISTS:
+        // The request or our credential is wrong (or the match id has a table made from another
+        // request): another host would say the same. Retried next pass, so a fixed
+        // configuration recovers without losing the tickets.
         return common::FromGrpcStatus(status);
       default:
-        // ALREADY_EXISTS: the table is on another host, which the next attempt finds. Anything
-        // else: this host cannot take it now; try the next one.
+        // This host cannot take it now; try the next one.
         break;
     }
   }

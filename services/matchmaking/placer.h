@@ -2,9 +2,9 @@
 #define KAHVE_SERVICES_MATCHMAKING_PLACER_H_
 
 // Placement: creates the table of a formed match on a table host and stores the assignments.
-// The match id makes CreateTable idempotent, and table_tables.match_id is unique across hosts, so
-// retrying (on this replica or another, after a crash) can never make a second table: when a host
-// answers that the match already has a table elsewhere, the placer goes to that host.
+// The match id makes CreateTable idempotent across hosts: a match has at most one table, and any
+// host answers a retry with the first answer (the same table and seat tokens). So retrying, on
+// this replica or another, after a crash, on whichever host, can never make a second table.
 
 #include <memory>
 #include <string>
@@ -18,14 +18,13 @@
 #include "services/common/clock.h"
 #include "services/common/stub_cache.h"
 #include "services/matchmaking/mm_store.h"
+#include "services/matchmaking/table_directory.h"
 
 namespace kahve::matchmaking {
 
 struct PlacerSettings {
   // Bearer token with the service role, for CreateTable.
   std::string bearer;
-  // A host is live when its heartbeat is at most this old.
-  absl::Duration host_max_age = absl::Seconds(6);
   // Deadline of one CreateTable call.
   absl::Duration call_timeout = absl::Seconds(3);
   // Hosts tried for one match in one placement before waiting for the next pass.
@@ -41,12 +40,12 @@ struct PlacerSettings {
 
 class Placer {
  public:
-  Placer(PlacerSettings settings, MatchmakingStore* store);
+  // Neither is owned.
+  Placer(PlacerSettings settings, MatchmakingStore* store, TableDirectory* tables);
 
-  // Places `match` (state placing): the host holding its table if there is one, else its chosen
-  // host if live, else the least loaded live host not yet tried. Returns the tickets' waits once
-  // the assignments are stored; Unavailable (the match stays placing, retried next pass) when no
-  // host could create the table.
+  // Places `match` (state placing): on its chosen host if that still takes tables, else on the
+  // least loaded one not yet tried. Returns the tickets' waits once the assignments are stored;
+  // Unavailable (the match stays placing, retried next pass) when no host could create the table.
   absl::StatusOr<std::vector<absl::Duration>> Place(const PendingMatch& match);
 
   // Places a pass's new matches, each on its chosen host (one of `hosts`): the tables are created
@@ -63,6 +62,7 @@ class Placer {
 
   const PlacerSettings settings_;
   MatchmakingStore* store_;
+  TableDirectory* tables_;
   common::StubCache<v1::TableService> stubs_;
 };
 

@@ -126,6 +126,11 @@ absl::StatusOr<std::vector<HostRow>> EventLog::LiveHosts(absl::Duration max_age)
   return HostsSeenWithin(pool_, max_age);
 }
 
+absl::StatusOr<std::vector<MatchTable>> EventLog::TablesOfMatches(
+    const std::vector<std::string>& match_ids) {
+  return table::TablesOfMatches(pool_, match_ids);
+}
+
 LogWriter& EventLog::WriterFor(const std::string& table_id) {
   if (writers_.size() == 1) return *writers_.front();
   return *writers_[absl::Hash<std::string>{}(table_id) % writers_.size()];

@@ -302,22 +302,67 @@ void TableHost::CreateTable(const v1::CreateTableRequest& request, bool admin, C
   OpenTable(request, /*practice=*/false, std::move(done));
 }
 
+v1::CreateTableResponse TableHost::CreateAnswer(const std::string& table_id,
+                                                const TableSession& session) const {
+  v1::CreateTableResponse response;
+  response.set_table_id(table_id);
+  const std::vector<v1::SeatStatus> seats = session.SeatStatuses();
+  for (int seat = 0; seat < session.num_seats(); ++seat) {
+    auto* grant = response.add_seats();
+    grant->set_seat(seat);
+    grant->set_player_id(seats[seat].player_id());
+    if (!seats[seat].player_id().empty()) {
+      grant->set_seat_token(DerivedSeatToken(settings_.seat_token_key, table_id, seat));
+    }
+  }
+  return response;
+}
+
+absl::StatusOr<v1::CreateTableResponse> TableHost::AnswerCreated(
+    const v1::CreateTableRequest& request, const std::string& table_id) {
+  // Only the creation entry matters, and it never changes: whichever host holds the table now,
+  // the stored entry and the shared seat key give the first answer again.
+  auto stored = log_->LoadTable(table_id);
+  if (!stored.ok()) return stored.status();
+  v1::TableLogEntry entry;
+  if (stored->entries.empty() || !entry.ParseFromString(stored->entries[0]) ||
+      !entry.has_created()) {
+    return absl::DataLossError(absl::StrCat("table ", table_id, " has no creation entry"));
+  }
+  const v1::TableCreated& created = entry.created();
+  if (CreateFingerprint(created.match_id(), created.settings(), created.options(),
+                        created.seats()) !=
+      CreateFingerprint(request.match_id(), request.settings(), request.options(),
+                        request.seats())) {
+    return absl::AlreadyExistsError(absl::StrCat("match ", request.match_id(),
+                                                 " already has table ", table_id,
+                                                 " with other settings or seats"));
+  }
+  auto session = TableSession::Create(entry);
+  if (!session.ok()) return session.status();
+  return CreateAnswer(table_id, **session);
+}
+
+absl::StatusOr<std::vector<HostRow>> TableHost::HostsTakingTables() {
+  auto hosts = log_->LiveHosts(settings_.host_lease);
+  if (!hosts.ok()) return hosts.status();
+  std::erase_if(*hosts, [](const HostRow& host) { return host.draining; });
+  std::stable_sort(hosts->begin(), hosts->end(), [](const HostRow& a, const HostRow& b) {
+    return a.live_tables < b.live_tables;
+  });
+  return hosts;
+}
+
+absl::StatusOr<std::vector<MatchTable>> TableHost::TablesOfMatches(
+    const std::vector<std::string>& match_ids) {
+  return log_->TablesOfMatches(match_ids);
+}
+
 void TableHost::OpenTable(const v1::CreateTableRequest& request, bool practice, CreateDone done) {
   const std::string fingerprint =
       CreateFingerprint(request.match_id(), request.settings(), request.options(), request.seats());
   auto answer = [this](const std::string& table_id, const TableSession& session) {
-    v1::CreateTableResponse response;
-    response.set_table_id(table_id);
-    for (int seat = 0; seat < session.num_seats(); ++seat) {
-      const v1::SeatStatus status = session.SeatStatuses()[seat];
-      auto* grant = response.add_seats();
-      grant->set_seat(seat);
-      grant->set_player_id(status.player_id());
-      if (!status.player_id().empty()) {
-        grant->set_seat_token(DerivedSeatToken(settings_.seat_token_key, table_id, seat));
-      }
-    }
-    return response;
+    return CreateAnswer(table_id, session);
   };
   {
     absl::MutexLock lock(&mu_);

@@ -101,6 +101,19 @@ class TableHost {
   // elsewhere: ALREADY_EXISTS naming the table. `admin` allows an explicit seed or deal.
   void CreateTable(const v1::CreateTableRequest& request, bool admin, CreateDone done);
 
+  // The answer to a CreateTable whose match already has table `table_id` (CreateTable said
+  // ALREADY_EXISTS with ExistingTableIdOf): the table may be on another host, or this one before a
+  // restart. The same request gets the first answer again (same table, same seat tokens: the key
+  // is shared by every host); other content stays ALREADY_EXISTS. Blocks on the database.
+  absl::StatusOr<v1::CreateTableResponse> AnswerCreated(const v1::CreateTableRequest& request,
+                                                        const std::string& table_id);
+
+  // The hosts that take new tables: heartbeat younger than the lease and not draining, least
+  // loaded first (ties by id). Blocks on the database.
+  absl::StatusOr<std::vector<HostRow>> HostsTakingTables();
+  // The tables of those of `match_ids` that have one, on any host. Blocks on the database.
+  absl::StatusOr<std::vector<MatchTable>> TablesOfMatches(const std::vector<std::string>& match_ids);
+
   using PracticeCreateDone = std::function<void(absl::StatusOr<v1::CreatePracticeTableResponse>)>;
   // Opens a practice table for `caller` at the seat asked for, bots at the others (a retry with
   // the same request id gets the same table).
@@ -155,6 +168,9 @@ class TableHost {
 
   // CreateTable's work once the caller's rights are checked; `practice` marks the table as one.
   void OpenTable(const v1::CreateTableRequest& request, bool practice, CreateDone done);
+  // What CreateTable answers for `table_id`: its seats, with tokens for the human ones.
+  v1::CreateTableResponse CreateAnswer(const std::string& table_id,
+                                       const TableSession& session) const;
   TablePtr Find(const std::string& table_id) const;
   absl::StatusOr<TablePtr> FindForCall(const std::string& table_id) const;
   // Finds the table and the caller's seat (`seat_token`), then once the table's state is durable

@@ -23,6 +23,9 @@ absl::StatusOr<StoredTable> LoadStoredTable(common::PgPool& pool, const std::str
 
 absl::Status UpsertHost(common::PgPool& pool, const HostRow& host);
 absl::StatusOr<std::vector<HostRow>> HostsSeenWithin(common::PgPool& pool, absl::Duration max_age);
+// The tables of those of `match_ids` that have one.
+absl::StatusOr<std::vector<MatchTable>> TablesOfMatches(common::PgPool& pool,
+                                                        const std::vector<std::string>& match_ids);
 
 }  // namespace kahve::table
 

@@ -4,6 +4,7 @@
 #include "services/common/server.h"
 #include "services/common/status.h"
 #include "services/common/unary_call.h"
+#include "services/table/log_batch.h"
 
 namespace kahve::table {
 namespace {
@@ -65,11 +66,23 @@ grpc::ServerUnaryReactor* TableService::CreateTable(grpc::CallbackServerContext*
   const auto caller =
       common::AuthorizeUnary(*authenticator_, *context, reactor, common::kRoleService, *request);
   if (!caller) return reactor;
-  host_->CreateTable(*request, caller->role == common::kRoleAdmin,
-                     [reactor, response](absl::StatusOr<v1::CreateTableResponse> created) {
-                       if (created.ok()) *response = std::move(created).value();
-                       reactor->Finish(common::ToGrpcStatus(created.status()));
-                     });
+  auto finish = [reactor, response](absl::StatusOr<v1::CreateTableResponse> created) {
+    if (created.ok()) *response = std::move(created).value();
+    reactor->Finish(common::ToGrpcStatus(created.status()));
+  };
+  host_->CreateTable(
+      *request, caller->role == common::kRoleAdmin,
+      [this, request, finish](absl::StatusOr<v1::CreateTableResponse> created) {
+        const std::string existing = ExistingTableIdOf(created.status());
+        if (existing.empty()) {
+          finish(std::move(created));
+          return;
+        }
+        // A retry of a creation that reached the log before (here or on another host): answered
+        // from the stored creation, on a worker, as the database is slow work.
+        workers_->Schedule(
+            [this, request, finish, existing] { finish(host_->AnswerCreated(*request, existing)); });
+      });
   return reactor;
 }
 
@@ -222,6 +235,55 @@ grpc::ServerUnaryReactor* TableService::Resign(grpc::CallbackServerContext* cont
       [request, response](v1::TableService::Stub& holder, grpc::ClientContext* onward,
                           std::function<void(grpc::Status)> done) {
         holder.async()->Resign(onward, request, response, std::move(done));
+      });
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* TableService::ListHosts(grpc::CallbackServerContext* context,
+                                                  const v1::ListHostsRequest* request,
+                                                  v1::ListHostsResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (!common::AuthorizeUnary(*authenticator_, *context, reactor, common::kRoleService, *request)) {
+    return reactor;
+  }
+  common::FinishOffloaded(*workers_, context, reactor, "TableService.ListHosts", [this, response] {
+    auto hosts = host_->HostsTakingTables();
+    if (!hosts.ok()) return hosts.status();
+    for (const HostRow& row : *hosts) {
+      v1::TableHostInfo& host = *response->add_hosts();
+      host.set_host_id(row.host_id);
+      host.set_endpoint(row.endpoint);
+      host.set_live_tables(row.live_tables);
+    }
+    return absl::OkStatus();
+  });
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* TableService::GetMatchStates(grpc::CallbackServerContext* context,
+                                                       const v1::GetMatchStatesRequest* request,
+                                                       v1::GetMatchStatesResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (!common::AuthorizeUnary(*authenticator_, *context, reactor, common::kRoleService, *request)) {
+    return reactor;
+  }
+  if (request->match_ids_size() > kMaxPageSize) {
+    reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                 absl::StrCat("match_ids: at most ", kMaxPageSize)));
+    return reactor;
+  }
+  common::FinishOffloaded(
+      *workers_, context, reactor, "TableService.GetMatchStates", [this, request, response] {
+        auto tables = host_->TablesOfMatches(
+            std::vector<std::string>(request->match_ids().begin(), request->match_ids().end()));
+        if (!tables.ok()) return tables.status();
+        for (const MatchTable& table : *tables) {
+          v1::MatchState& state = *response->add_matches();
+          state.set_match_id(table.match_id);
+          state.set_table_id(table.table_id);
+          state.set_over(table.over);
+        }
+        return absl::OkStatus();
       });
   return reactor;
 }

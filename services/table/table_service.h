@@ -38,6 +38,12 @@ class TableService final : public v1::TableService::CallbackService {
   grpc::ServerUnaryReactor* Resign(grpc::CallbackServerContext* context,
                                    const v1::ResignRequest* request,
                                    v1::ResignResponse* response) override;
+  grpc::ServerUnaryReactor* ListHosts(grpc::CallbackServerContext* context,
+                                      const v1::ListHostsRequest* request,
+                                      v1::ListHostsResponse* response) override;
+  grpc::ServerUnaryReactor* GetMatchStates(grpc::CallbackServerContext* context,
+                                           const v1::GetMatchStatesRequest* request,
+                                           v1::GetMatchStatesResponse* response) override;
   grpc::ServerUnaryReactor* ListTables(grpc::CallbackServerContext* context,
                                        const v1::ListTablesRequest* request,
                                        v1::ListTablesResponse* response) override;

@@ -53,6 +53,13 @@ struct HostRow {
   bool draining = false;
 };
 
+// The table of a match, and whether its game has ended.
+struct MatchTable {
+  std::string match_id;
+  std::string table_id;
+  bool over = false;
+};
+
 // Told the outcome of a write once it is durably committed (OK) or refused.
 using Done = std::function<void(absl::Status)>;
 

@@ -23,6 +23,7 @@ ABSL_FLAG(bool, all, false, "serve: run all three services (rating, table, match
 ABSL_DECLARE_FLAG(int32_t, port);
 ABSL_DECLARE_FLAG(int32_t, metrics_port);
 ABSL_DECLARE_FLAG(std::string, rating_target);
+ABSL_DECLARE_FLAG(std::string, table_target);
 
 namespace kahve::tools {
 namespace {
@@ -84,6 +85,10 @@ int ServeCommand(const std::vector<std::string>& args) {
     // The services started next call this process's rating service.
     if (service == &rating::kRatingService) {
       absl::SetFlag(&FLAGS_rating_target, absl::StrCat("127.0.0.1:", (*process)->port()));
+    }
+    // And matchmaking asks this process's table service where tables go.
+    if (service == &table::kTableService) {
+      absl::SetFlag(&FLAGS_table_target, absl::StrCat("127.0.0.1:", (*process)->port()));
     }
     running.push_back(*std::move(process));
   }

@@ -144,12 +144,7 @@ TEST_F(MatchmakingDurabilityTest, AMatchNoHostCanMakeIsGivenUpAndItsTicketsWaitA
 
 TEST_F(MatchmakingDurabilityTest, AnotherReplicaTakesTheQueuesOver) {
   StartMatchmaker(Settings());
-  int rating_port = 0;
-  {
-    absl::MutexLock lock(&rating_mu_);
-    rating_port = rating_->port();
-  }
-  MatchmakerServer second(url(), Settings(), rating_port);
+  MatchmakerServer second(url(), Settings(), Peers());
   // Tickets enqueued through either replica meet in one queue; each is matched once.
   std::vector<std::string> tickets(8);
   for (int i = 0; i < 8; ++i) {

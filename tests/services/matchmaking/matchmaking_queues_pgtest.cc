@@ -46,7 +46,7 @@ class MatchmakingQueuesTest : public MatchmakingTest {
 
   // A replica whose passes the test runs (RunOnce).
   std::unique_ptr<MatchmakerServer> Replica(const MatchmakerBudgets& budgets = {}) {
-    return std::make_unique<MatchmakerServer>(url(), Settings(), RatingPort(),
+    return std::make_unique<MatchmakerServer>(url(), Settings(), Peers(),
                                               /*start_passes=*/false, budgets);
   }
 
@@ -222,9 +222,9 @@ TEST_F(MatchmakingQueuesTest, TwoReplicasNeverHoldOneQueueAtOnce) {
 TEST_F(MatchmakingQueuesTest, AnExpiredTicketIsCountedOnceByTheReplicaThatExpiredIt) {
   MatchmakerSettings settings = Settings();
   settings.ticket_ttl = absl::Seconds(1);
-  auto a = std::make_unique<MatchmakerServer>(url(), settings, RatingPort(),
+  auto a = std::make_unique<MatchmakerServer>(url(), settings, Peers(),
                                               /*start_passes=*/false);
-  auto b = std::make_unique<MatchmakerServer>(url(), settings, RatingPort(),
+  auto b = std::make_unique<MatchmakerServer>(url(), settings, Peers(),
                                               /*start_passes=*/false);
   std::string ticket;
   ASSERT_TRUE(EnqueueAt(*a, "ana", LiarsDice(4), &ticket).ok());

@@ -146,7 +146,7 @@ TEST_F(MatchmakingWaitsTest, QueueFiguresAreRefreshedAtMostEveryTwoSeconds) {
 
 TEST_F(MatchmakingWaitsTest, AMatchWithATicketCancelledMeanwhileIsLeftOutAlone) {
   // No passes: the test forms the matches itself, as a pass that read the queue before the cancel.
-  mm_ = std::make_unique<MatchmakerServer>(url(), Settings(), 0, /*start_passes=*/false);
+  mm_ = std::make_unique<MatchmakerServer>(url(), Settings(), Peers(), /*start_passes=*/false);
   std::vector<std::string> tickets(4);
   const std::vector<std::string> names = {"ana", "bora", "cem", "deniz"};
   for (int i = 0; i < 4; ++i) ASSERT_TRUE(Enqueue(names[i], LiarsDice(2), &tickets[i]).ok());

@@ -9,14 +9,48 @@
 #include "tests/services/service_testing.h"
 
 namespace kahve::matchmaking {
+namespace {
+
+// The role matchmaking connects as in these tests: it may use matchmaking's own tables and nothing
+// of the table or rating service's, so a query that strays into their schema fails the test
+// (services meet only over gRPC).
+constexpr char kMatchmakingRole[] = "kahve_matchmaking_only";
+
+// `url` (the fixture's, as the server's superuser) as kMatchmakingRole.
+std::string AsMatchmakingRole(const std::string& url) {
+  const std::string superuser = "://postgres@";
+  const size_t at = url.find(superuser);
+  EXPECT_NE(at, std::string::npos) << "unexpected test database URL " << url;
+  if (at == std::string::npos) return url;
+  return absl::StrCat(url.substr(0, at), "://", kMatchmakingRole, "@",
+                      url.substr(at + superuser.size()));
+}
+
+// Creates kMatchmakingRole if no other test did (roles are the server's, shared by every test
+// database) and grants it matchmaking's tables in this database.
+void GrantMatchmakingTables(const std::string& url) {
+  pqxx::connection connection(url);
+  pqxx::nontransaction tx(connection);
+  tx.exec0(absl::StrCat("DO $$ BEGIN CREATE ROLE ", kMatchmakingRole,
+                        " LOGIN; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; "
+                        "END $$"));
+  tx.exec0(absl::StrCat(
+      "DO $$ DECLARE t text; BEGIN FOR t IN SELECT tablename FROM pg_tables"
+      "  WHERE schemaname = 'public' AND tablename LIKE 'mm\\_%' LOOP"
+      "  EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON %I TO ",
+      kMatchmakingRole, "', t); END LOOP; END $$"));
+}
+
+}  // namespace
 
 MatchmakerServer::MatchmakerServer(const std::string& url, const MatchmakerSettings& settings,
-                                   int rating_port, bool start_passes,
+                                   PeerPorts peers, bool start_passes,
                                    const MatchmakerBudgets& budgets,
                                    const std::string& table_client_endpoint)
     : authenticator_(kahve::testing::TestAuthenticator()) {
   pool_ = std::make_unique<common::PgPool>(
-      common::PgPoolSettings{.url = url, .size = 4, .name = "matchmaking"}, &metrics_.registry());
+      common::PgPoolSettings{.url = AsMatchmakingRole(url), .size = 4, .name = "matchmaking"},
+      &metrics_.registry());
   store_ = std::make_unique<MatchmakingStore>(pool_.get());
   writer_ = std::make_unique<TicketWriter>(store_.get(), 256, settings.clock);
   mm_metrics_ = std::make_unique<MatchmakingMetrics>(metrics_.registry());
@@ -24,15 +58,15 @@ MatchmakerServer::MatchmakerServer(const std::string& url, const MatchmakerSetti
   const std::string bearer =
       kahve::testing::Bearer("kahve-matchmaking", common::kRoleService).substr(7);
   ratings_ = std::make_unique<RatingCache>(
-      v1::RatingService::NewStub(kahve::testing::LocalChannel(rating_port)), bearer,
+      v1::RatingService::NewStub(kahve::testing::LocalChannel(peers.rating)), bearer,
       absl::Seconds(60));
+  tables_ = std::make_unique<TableDirectory>(
+      TableDirectorySettings{.bearer = bearer},
+      v1::TableService::NewStub(kahve::testing::LocalChannel(peers.table)));
   placer_ = std::make_unique<Placer>(
       PlacerSettings{
-          .bearer = bearer,
-          .host_max_age = settings.host_max_age,
-          .client_endpoint = table_client_endpoint,
-          .clock = settings.clock},
-      store_.get());
+          .bearer = bearer, .client_endpoint = table_client_endpoint, .clock = settings.clock},
+      store_.get(), tables_.get());
   streams_ = std::make_unique<common::StreamBudget>(budgets.streams, &metrics_.budgets());
   queues_ = std::make_unique<QueueBudget>(budgets.queues, &metrics_.budgets());
   watchers_ = std::make_unique<TicketWatchers>(store_.get(), absl::Milliseconds(100),
@@ -41,7 +75,7 @@ MatchmakerServer::MatchmakerServer(const std::string& url, const MatchmakerSetti
   service_ = std::make_unique<MatchmakingService>(
       MatchmakingServiceSettings{.ticket_ttl = settings.ticket_ttl, .clock = settings.clock},
       store_.get(), writer_.get(), watchers_.get(), authenticator_.get(), workers_.get(),
-      mm_metrics_.get(), queues_.get());
+      mm_metrics_.get(), tables_.get(), queues_.get());
   common::ServerSettings server_settings;
   server_settings.host = "127.0.0.1";
   server_settings.metrics_host = "127.0.0.1";
@@ -52,8 +86,9 @@ MatchmakerServer::MatchmakerServer(const std::string& url, const MatchmakerSetti
   const absl::Status started = server_->Start();
   EXPECT_TRUE(started.ok()) << started;
   MatchmakerSettings with_url = settings;
-  with_url.database_url = url;
+  with_url.database_url = AsMatchmakingRole(url);
   matchmaker_ = std::make_unique<Matchmaker>(with_url, store_.get(), ratings_.get(), placer_.get(),
+                                             tables_.get(),
                                              mm_metrics_.get(), queues_.get());
   if (start_passes) matchmaker_->Start([this] { watchers_->Poke(); });
   stub_ = v1::MatchmakingService::NewStub(kahve::testing::LocalChannel(server_->port()));
@@ -70,6 +105,7 @@ void MatchmakerServer::Stop() {
 
 void MatchmakingTest::SetUp() {
   TableServiceTest::SetUp();
+  GrantMatchmakingTables(url());
   {
     absl::MutexLock lock(&rating_mu_);
     rating_ = std::make_unique<rating::RatingServer>(url(), rating::kProvisionalGames);
@@ -98,9 +134,11 @@ MatchmakerSettings MatchmakingTest::Settings() {
 void MatchmakingTest::StartMatchmaker(const MatchmakerSettings& settings,
                                       const MatchmakerBudgets& budgets,
                                       const std::string& table_client_endpoint) {
-  mm_ = std::make_unique<MatchmakerServer>(url(), settings, RatingPort(), /*start_passes=*/true,
+  mm_ = std::make_unique<MatchmakerServer>(url(), settings, Peers(), /*start_passes=*/true,
                                            budgets, table_client_endpoint);
 }
+
+PeerPorts MatchmakingTest::Peers() { return {.rating = RatingPort(), .table = server_->port()}; }
 
 int MatchmakingTest::RatingPort() {
   absl::MutexLock lock(&rating_mu_);

@@ -29,6 +29,7 @@
 #include "services/matchmaking/placer.h"
 #include "services/matchmaking/queue_budget.h"
 #include "services/matchmaking/rating_cache.h"
+#include "services/matchmaking/table_directory.h"
 #include "services/matchmaking/ticket_watch.h"
 #include "services/matchmaking/ticket_writer.h"
 #include "tests/services/table/table_fixture.h"
@@ -41,13 +42,20 @@ struct MatchmakerBudgets {
   common::StreamBudgetSettings streams;
 };
 
+// Where a replica finds the services it calls.
+struct PeerPorts {
+  int rating = 0;
+  // Any table host: ListHosts and GetMatchStates go there.
+  int table = 0;
+};
+
 // One matchmaking replica, in-process, wired as main wires it.
 class MatchmakerServer {
  public:
   // Passes start at once unless `start_passes` is false (tests then call RunOnce). Every part
   // reads and waits on `settings.clock`.
   // `table_client_endpoint`: what assignments name as the table's address (empty: its host's).
-  MatchmakerServer(const std::string& url, const MatchmakerSettings& settings, int rating_port,
+  MatchmakerServer(const std::string& url, const MatchmakerSettings& settings, PeerPorts peers,
                    bool start_passes = true, const MatchmakerBudgets& budgets = {},
                    const std::string& table_client_endpoint = "");
   // Stop().
@@ -71,6 +79,7 @@ class MatchmakerServer {
   std::unique_ptr<TicketWriter> writer_;
   std::unique_ptr<MatchmakingMetrics> mm_metrics_;
   std::unique_ptr<RatingCache> ratings_;
+  std::unique_ptr<TableDirectory> tables_;
   std::unique_ptr<Placer> placer_;
   std::unique_ptr<common::StreamBudget> streams_;
   std::unique_ptr<QueueBudget> queues_;
@@ -94,6 +103,8 @@ class MatchmakingTest : public table::TableServiceTest {
   void StartMatchmaker(const MatchmakerSettings& settings, const MatchmakerBudgets& budgets = {},
                        const std::string& table_client_endpoint = "");
   int RatingPort();
+  // The rating service's port and the table host's.
+  PeerPorts Peers();
   MatchmakerServer& mm() { return *mm_; }
 
   // A table_hosts row kept fresh (heartbeat every 200 ms) until UnregisterHost.

@@ -37,17 +37,8 @@ double CounterOf(prometheus::Registry& registry, const std::string& name,
   return 0;
 }
 
-class TableFailoverTest : public TableServiceTest {
+class TableFailoverTest : public TwoHostTableTest {
  protected:
-  void SetUp() override {
-    TableServiceTest::SetUp();
-    host_b_ = std::make_unique<TableServer>(url(), "host-b");
-  }
-  void TearDown() override {
-    via_ = nullptr;
-    host_b_.reset();
-    TableServiceTest::TearDown();
-  }
 
   // host-a (server_) as the registry sees a live host.
   void HeartbeatHostA() {
@@ -82,8 +73,6 @@ class TableFailoverTest : public TableServiceTest {
     const std::vector<v1::TableUpdate> updates = reader.updates();
     return updates.empty() ? 0 : updates.back().seq();
   }
-
-  std::unique_ptr<TableServer> host_b_;
 };
 
 TEST_F(TableFailoverTest, ASilentHostsTableGoesOnElsewhereWithNoGapAndTheSilentHostIsFenced) {

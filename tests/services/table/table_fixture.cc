@@ -326,4 +326,15 @@ void TableServiceTest::StartRelay() {
       absl::Milliseconds(50));
 }
 
+void TwoHostTableTest::SetUp() {
+  TableServiceTest::SetUp();
+  host_b_ = std::make_unique<TableServer>(url(), "host-b");
+}
+
+void TwoHostTableTest::TearDown() {
+  via_ = nullptr;
+  host_b_.reset();
+  TableServiceTest::TearDown();
+}
+
 }  // namespace kahve::table

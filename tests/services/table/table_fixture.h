@@ -172,6 +172,16 @@ class TableServiceTest : public kahve::testing::PgTest {
   std::unique_ptr<OutboxRelay> relay_;
 };
 
+// Two hosts over one database: server_ (host-a) and host_b_, neither heartbeating (tests write
+// table_hosts as they need it).
+class TwoHostTableTest : public TableServiceTest {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  std::unique_ptr<TableServer> host_b_;
+};
+
 }  // namespace kahve::table
 
 #endif  // KAHVE_TESTS_SERVICES_TABLE_TABLE_FIXTURE_H_
