@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Failover between table hosts (docs/table.md, "Ownership and failover"): three kahve-table
-# processes and a kahve-rating on one PostgreSQL. 60 games are created round robin on the three
-# hosts and played by bot clients (`kahve load tables`) that make every other call through one
-# entry address, host 3, which serves or forwards them. Mid-game host 1 is killed with SIGKILL and
-# not started again: its tables must be claimed by the others, every game must finish, every
-# acknowledged move must be in table_log, and every result must reach the rating service once.
+# processes, a kahve-matchmaking and a kahve-rating on one PostgreSQL. Bot clients
+# (`kahve load tables --via_matchmaking`) queue 60 parties of two for Liar's dice; matchmaking
+# learns the hosts from the table service (ListHosts, over gRPC only) and places each table on the
+# least loaded, and hands out host 3 as the one entry address through which the clients make
+# every call (host 3 serves or forwards). Mid-game host 1 is killed with SIGKILL and not started
+# again: its tables must be claimed by the others, every game must finish, every acknowledged move
+# must be in table_log, and every result must reach the rating service once.
 # The lease is 2 s here (5 s by default) to keep the test short; the mechanism is the same.
-# Usage: table_failover_test.sh KAHVE_TABLE KAHVE_RATING KAHVE_CLI ADMIN_URL_FILE
+# Usage: table_failover_test.sh KAHVE_TABLE KAHVE_RATING KAHVE_MATCHMAKING KAHVE_CLI ADMIN_URL_FILE
 set -euo pipefail
 table="$1"
 rating="$2"
-cli="$3"
-admin_url="$(cat "$4")"
+matchmaking="$3"
+cli="$4"
+admin_url="$(cat "$5")"
 work="$(mktemp -d)"
 database="e2e_table_failover_$$"
 database_url="${admin_url%/*}/$database"
@@ -49,9 +52,9 @@ export KAHVE_JWT_HS256_SECRET="e2e-secret-0123456789abcdef0123456789"
 "$cli" migrate >/dev/null
 
 # Fixed ports: each host advertises its own for the others to forward to.
-read -r rating_port port1 port2 port3 < <(python3 -c '
+read -r rating_port port1 port2 port3 mm_port < <(python3 -c '
 import socket
-socks = [socket.socket() for _ in range(4)]
+socks = [socket.socket() for _ in range(5)]
 for s in socks: s.bind(("127.0.0.1", 0))
 print(*[s.getsockname()[1] for s in socks])
 for s in socks: s.close()')
@@ -73,8 +76,16 @@ for n in 1 2 3; do
   wait_serving "$work/table$n.log" kahve-table "${host_pid[$n]}"
 done
 
-"$cli" load tables --target "127.0.0.1:$port3" \
-  --create_targets "127.0.0.1:$port1,127.0.0.1:$port2,127.0.0.1:$port3" --tables 60 \
+# The table service's address and the clients' entry address are both host 3's.
+"$matchmaking" --host 127.0.0.1 --port "$mm_port" --metrics_port 0 --drain_seconds 0 \
+  --table_target "127.0.0.1:$port3" --table_client_endpoint "127.0.0.1:$port3" \
+  --rating_target "127.0.0.1:$rating_port" --pass_interval_ms 100 --log_level info \
+  >"$work/matchmaking.log" 2>&1 &
+pids+=($!)
+wait_serving "$work/matchmaking.log" kahve-matchmaking "${pids[-1]}"
+
+"$cli" load tables --target "127.0.0.1:$port3" --via_matchmaking \
+  --matchmaking_target "127.0.0.1:$mm_port" --tables 60 \
   --games_per_table 1 --seconds 100 --concurrency 16 --ack_log "$work/acks" \
   >"$work/load.json" 2>"$work/load.err" &
 load_pid=$!
@@ -117,10 +128,14 @@ SELECT (SELECT count(*) FROM acks),
        (SELECT count(*) FROM table_tables WHERE owner_epoch > 1),
        (SELECT count(*) FROM table_outbox WHERE delivered_us IS NOT NULL),
        (SELECT count(*) FROM rating_matches),
-       (SELECT count(DISTINCT match_id) FROM rating_matches);
+       (SELECT count(DISTINCT match_id) FROM rating_matches),
+       (SELECT count(*) FROM mm_matches WHERE state = 'placed'),
+       (SELECT count(DISTINCT host_id) FROM mm_matches),
+       (SELECT count(*) FROM mm_matches m JOIN table_tables t USING (match_id));
 SQL
 )
-IFS='|' read -r stored_acks missing tables finished stranded moved delivered rated rated_once <<<"$result"
+IFS='|' read -r stored_acks missing tables finished stranded moved delivered rated rated_once \
+  placed placed_hosts matched_tables <<<"$result"
 [ "$stored_acks" -eq "$acked" ] || fail "psql read $stored_acks of $acked acknowledgements"
 [ "$missing" -eq 0 ] || fail "$missing acknowledged moves are not in table_log"
 [ "$tables" -eq 60 ] || fail "$tables tables in table_tables, expected 60"
@@ -129,6 +144,10 @@ IFS='|' read -r stored_acks missing tables finished stranded moved delivered rat
 [ "$moved" -ge "$held_by_1" ] || fail "only $moved tables changed hands, host 1 held $held_by_1"
 [ "$delivered" -eq 60 ] || fail "$delivered of 60 results delivered to the rating service"
 [ "$rated" -eq 60 ] && [ "$rated_once" -eq 60 ] || fail "rating_matches: $rated rows, $rated_once matches"
+# Every game came through matchmaking, which spread its tables over the hosts.
+[ "$placed" -eq 60 ] || fail "$placed of 60 matches placed by matchmaking"
+[ "$matched_tables" -eq 60 ] || fail "$matched_tables of 60 tables belong to a matchmaking match"
+[ "$placed_hosts" -eq 3 ] || fail "matchmaking placed tables on $placed_hosts hosts, expected 3"
 
 # When each of host 1's tables was claimed, from the claiming hosts' logs.
 claims=$(cat "$work/table2.log" "$work/table3.log" | grep -c '"msg":"table claimed' || true)
@@ -140,5 +159,6 @@ last = datetime.datetime.fromisoformat('$last_claim'.rstrip('Z')).replace(tzinfo
 print(f'{last.timestamp() - $killed_at:.1f}')")
 echo "kahve-table failover: kill -9 of host 1 (holding $held_by_1 unfinished tables) after $acked_before"
 echo "of $acked acknowledged moves; $claims claims by hosts 2 and 3, the last ${failover} s after the kill"
-echo "(lease 2 s, heartbeat 0.5 s); every acknowledged move stored, 60 of 60 games finished, each rated once"
+echo "(lease 2 s, heartbeat 0.5 s); 60 games placed by matchmaking on 3 hosts; every acknowledged"
+echo "move stored, 60 of 60 games finished, each rated once"
 echo "load: $(cat "$work/load.json")"

@@ -31,11 +31,15 @@ ABSL_FLAG(std::string, ack_log, "",
 ABSL_FLAG(std::vector<std::string>, create_targets, {},
           "load tables: table hosts (host:port, comma-separated) to create the tables on, round "
           "robin; every other call goes to --target. Empty: --target.");
+ABSL_FLAG(bool, via_matchmaking, false,
+          "load tables: find each table through kahve-matchmaking at --matchmaking_target, as "
+          "clients do (two players per table, queued as a party), instead of CreateTable.");
 ABSL_FLAG(int32_t, idle_tables, 0,
           "load tables: tables to create and leave idle, for the server's memory per table.");
 ABSL_FLAG(int32_t, server_pid, 0,
           "load tables: the server's process id, whose VmRSS the --idle_tables measurement reads.");
 ABSL_DECLARE_FLAG(std::string, target);
+ABSL_DECLARE_FLAG(std::string, matchmaking_target);
 ABSL_DECLARE_FLAG(int32_t, seconds);
 ABSL_DECLARE_FLAG(int32_t, concurrency);
 ABSL_DECLARE_FLAG(std::string, jwt_hs256_secret);
@@ -99,6 +103,10 @@ int LoadTablesCommand() {
   settings.games_per_table = absl::GetFlag(FLAGS_games_per_table);
   settings.ack_log = absl::GetFlag(FLAGS_ack_log);
   settings.create_targets = absl::GetFlag(FLAGS_create_targets);
+  // Tables found through matchmaking only when asked: the flag's default serves `demo`.
+  if (absl::GetFlag(FLAGS_via_matchmaking)) {
+    settings.matchmaking_target = absl::GetFlag(FLAGS_matchmaking_target);
+  }
   if (settings.jwt_secret.empty()) {
     std::fputs("kahve load tables: needs --jwt_hs256_secret\n", stderr);
     return 2;

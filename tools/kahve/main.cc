@@ -70,6 +70,7 @@ const std::vector<Command>& Commands() {
        "      drives RecordMatch and a plain-SQL baseline; prints rates and latencies\n"
        "  load tables --target H:P [--tables T] [--seconds S] [--concurrency C]\n"
        "             [--games_per_table N] [--ack_log FILE] [--idle_tables N --server_pid PID]\n"
+       "             [--via_matchmaking --matchmaking_target H:P]\n"
        "      bot clients play Liar's dice on kahve-table; prints moves/s and latencies beside a\n"
        "      health check's, and the server's memory per idle table\n"
        "  load matchmaking --target H:P [--seconds S] [--concurrency C]\n"
@@ -78,6 +79,7 @@ const std::vector<Command>& Commands() {
        &kahve::tools::LoadCommand,
        {"target", "database", "seconds", "concurrency", "player_pool", "history_matches",
         "tables", "games_per_table", "ack_log", "create_targets", "idle_tables", "server_pid",
+        "via_matchmaking", "matchmaking_target",
         "jwt_hs256_secret", "jwt_issuer", "jwt_audience"}},
       {"demo",
        "  demo [--matchmaking_target H:P] [--rating_target H:P] [--rulesets all|ID,...]\n"

@@ -42,6 +42,7 @@ struct Slot {
   int games_done = 0;
   std::string match_id;
   std::string table_id;
+  std::string party_id;              // the players' party, when matchmaking seats them
   std::vector<std::string> tokens;   // seat tokens, per seat
   std::vector<std::string> bearers;  // "Bearer <player JWT>", per seat
   BotTableState state;

@@ -6,6 +6,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -17,6 +18,8 @@
 #include "grpcpp/grpcpp.h"
 #include "kahve/v1/table.grpc.pb.h"
 #include "services/common/auth.h"
+#include "services/common/status.h"
+#include "tools/kahve/matchmaking_seating.h"
 #include "tools/kahve/table_bot.h"
 
 namespace kahve::tools {
@@ -60,6 +63,8 @@ struct Call {
 class TableDriver {
  public:
   explicit TableDriver(const TableDriverSettings& settings);
+  // Joins the seating threads.
+  ~TableDriver();
   TableDriverReport Run();
 
  private:
@@ -71,6 +76,8 @@ class TableDriver {
   // Starts the calls of slots counted in flight.
   void StartCalls(const std::vector<Slot*>& starting);
   void Create(Slot* slot);
+  // Create's way with matchmaking: blocking calls, on a thread of their own.
+  void SeatThroughMatchmaking(Slot* slot);
   void Sync(Slot* slot);
   void Play(Slot* slot);
   void OnCreated(Slot* slot, const grpc::Status& status, const v1::CreateTableResponse& response);
@@ -101,6 +108,7 @@ class TableDriver {
   std::vector<std::unique_ptr<v1::TableService::Stub>> stubs_;
   std::vector<std::unique_ptr<v1::TableService::Stub>> create_stubs_;
   std::vector<Slot> slots_;
+  std::unique_ptr<MatchmakingSeater> seater_;
 
   absl::Mutex mu_;
   std::deque<Slot*> ready_ ABSL_GUARDED_BY(mu_);
@@ -113,6 +121,8 @@ class TableDriver {
   int retired_ ABSL_GUARDED_BY(mu_) = 0;
   FILE* ack_log_ ABSL_GUARDED_BY(mu_) = nullptr;
   TableDriverReport report_ ABSL_GUARDED_BY(mu_);
+  // Each ends with its slot's Requeue, as a call's completion does.
+  std::vector<std::thread> seating_ ABSL_GUARDED_BY(mu_);
 };
 
 std::string Bearer(const std::string& secret, const std::string& subject, const char* role) {
@@ -139,11 +149,16 @@ TableDriver::TableDriver(const TableDriverSettings& settings)
     create_stubs_.push_back(v1::TableService::NewStub(
         OpenLoadChannel(settings_.channel_factory, target, args)));
   }
+  if (!settings_.matchmaking_target.empty()) {
+    seater_ = std::make_unique<MatchmakingSeater>(
+        OpenLoadChannel(settings_.channel_factory, settings_.matchmaking_target, args));
+  }
   slots_.resize(settings_.tables);
   for (int i = 0; i < settings_.tables; ++i) {
     Slot& slot = slots_[i];
     slot.index = i;
-    slot.seats = 2 + i % 3;
+    // A party of two fills a 2-player table alone; CreateTable varies the size.
+    slot.seats = seater_ != nullptr ? 2 : 2 + i % 3;
     slot.rng.Reseed(engine::DeriveSeed(absl::ToUnixMicros(absl::Now()), i));
     for (int seat = 0; seat < slot.seats; ++seat) {
       slot.bearers.push_back(
@@ -151,6 +166,15 @@ TableDriver::TableDriver(const TableDriverSettings& settings)
     }
     NewGame(slot);
   }
+}
+
+TableDriver::~TableDriver() {
+  std::vector<std::thread> seating;
+  {
+    absl::MutexLock lock(&mu_);
+    seating.swap(seating_);
+  }
+  for (std::thread& thread : seating) thread.join();
 }
 
 void TableDriver::NewGame(Slot& slot) {
@@ -271,7 +295,19 @@ void TableDriver::Requeue(Slot* slot, absl::Duration delay) {
   if (!starting.empty()) StartCalls(starting);
 }
 
+void TableDriver::SeatThroughMatchmaking(Slot* slot) {
+  // The match id names the game: a repeated Enqueue of it gets the same ticket.
+  auto seated = seater_->Seat(slot->bearers, slot->match_id, slot->party_id, absl::Seconds(60));
+  if (!seated.ok()) return OnCreated(slot, common::ToGrpcStatus(seated.status()), {});
+  OnCreated(slot, grpc::Status::OK, *seated);
+}
+
 void TableDriver::Create(Slot* slot) {
+  if (seater_ != nullptr) {
+    absl::MutexLock lock(&mu_);
+    seating_.emplace_back([this, slot] { SeatThroughMatchmaking(slot); });
+    return;
+  }
   auto* call = new Call<v1::CreateTableRequest, v1::CreateTableResponse>(service_bearer_);
   v1::CreateTableRequest& request = call->request;
   request.set_match_id(slot->match_id);

@@ -24,6 +24,9 @@ struct TableDriverSettings {
   // Where the tables are created, round robin by slot (empty: `target`): with several hosts behind
   // one entry address, each holds a share of the tables.
   std::vector<std::string> create_targets;
+  // When set, tables are not created but found through kahve-matchmaking here, as clients find
+  // theirs (matchmaking_seating.h): every slot seats two players; create_targets is not used.
+  std::string matchmaking_target;
   // Signs the service token (CreateTable) and one player token per seat.
   std::string jwt_secret;
   int tables = 1000;
