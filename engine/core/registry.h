@@ -37,8 +37,9 @@ struct Ruleset {
   // Rewrites filled settings for a table of `players` seats (seating's min..preferred); null when
   // the table size never shrinks (seating's min equals preferred).
   void (*with_players)(v1::GameSettings& settings, int players);
-  // The bool field of the ruleset's settings message that plays 2v2, partners opposite (seats 0
-  // and 2 against 1 and 3): a TEAMS queue turns it on, a SOLO queue off. Empty: no partnerships.
+  // The bool field of the ruleset's settings message that plays 2v2, partners opposite
+  // (engine/core/seating.h: TeamOf, PartnerOf): a TEAMS queue turns it on, a SOLO queue off.
+  // Empty: no partnerships.
   std::string_view partnership_setting;
   // Writes what a bot simulation needs beyond the defaults, before `kahve sim` writes its flags;
   // null when the defaults serve.

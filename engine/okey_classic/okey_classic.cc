@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/core/check.h"
 #include "engine/core/rng.h"
+#include "engine/core/seating.h"
 #include "engine/core/status_macros.h"
 #include "engine/okey/okey_arrangement.h"
 
@@ -132,7 +133,7 @@ int State::SeatsInPlay() const {
 }
 
 bool State::Opponents(int a, int b) const {
-  return a != b && (!settings_.partners || a % 2 != b % 2);
+  return a != b && (!settings_.partners || !SameTeam(a, b));
 }
 
 void State::StartDeal(EventLog* events) {
@@ -436,7 +437,7 @@ void State::EndDeal(int winner, EventLog* events) {
 std::array<int, kMaxPlayers> State::Ranks() const {
   std::array<int, kMaxPlayers> score{};
   for (int seat = 0; seat < settings_.players; ++seat) {
-    score[seat] = settings_.partners ? points_[seat] + points_[(seat + 2) % 4] : points_[seat];
+    score[seat] = settings_.partners ? points_[seat] + points_[PartnerOf(seat)] : points_[seat];
   }
   std::array<int, kMaxPlayers> ranks{};
   for (int seat = 0; seat < settings_.players; ++seat) {
@@ -447,7 +448,7 @@ std::array<int, kMaxPlayers> State::Ranks() const {
     int better = 0;
     for (int other = 0; other < settings_.players; ++other) {
       // Partners rank as teams: 1 + the teams ahead (only the other team's first seat counts).
-      if (settings_.partners && (other % 2 == seat % 2 || other >= 2)) continue;
+      if (settings_.partners && (SameTeam(other, seat) || other >= 2)) continue;
       better += in_play(other) && score[other] > score[seat] ? 1 : 0;
     }
     ranks[seat] = 1 + better;

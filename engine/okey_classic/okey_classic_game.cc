@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/seating.h"
 #include "engine/core/state_game.h"
 #include "engine/core/status_macros.h"
 #include "engine/okey/okey_proto.h"
@@ -293,7 +294,7 @@ v1::Result OkeyGame::Result() const {
     entry->set_seat(seat);
     entry->set_rank(ranks[seat]);
     entry->set_score(state_->points(seat));
-    entry->set_team(settings.partners ? seat % 2 : seat);
+    entry->set_team(settings.partners ? TeamOf(seat) : seat);
   }
   bool exhausted = false;
   for (int seat = 0; seat < num_seats(); ++seat) exhausted = exhausted || state_->points(seat) <= 0;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "engine/core/seating.h"
 #include "engine/okey/okey_deal.h"
 #include "engine/okey/okey_melds.h"
 #include "engine/okey/okey_reasons.h"
@@ -250,7 +251,7 @@ class State {
   // The last void deal's table (okey101); empty before any.
   const VoidedDeal& voided() const { return voided_; }
   int total(int seat) const { return totals_[seat]; }
-  bool Partners(int a, int b) const { return a == b || (rules_.teams && a % 2 == b % 2); }
+  bool Partners(int a, int b) const { return a == b || (rules_.teams && SameTeam(a, b)); }
 
   // Why the seat to act may not play `action` (reason kNone: it may).
   Refusal Check(const Action& action) const;

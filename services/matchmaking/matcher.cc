@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "engine/core/seating.h"
+
 namespace kahve::matchmaking {
 namespace {
 
@@ -71,8 +73,8 @@ void SeatTeams(const std::vector<WaitingTicket>& tickets, FormedMatch* match) {
     order = {singles[0], rest[0], singles[best], rest[1]};
     seats = {0, 1, 2, 3};
   } else {
-    std::vector<bool> taken(4, false);
-    for (int seat : seats) taken[seat] = taken[seat + 2] = true;
+    std::vector<bool> taken(engine::kPartnershipSeats, false);
+    for (int seat : seats) taken[seat] = taken[engine::PartnerOf(seat)] = true;
     for (int t : singles) {
       int seat = 0;
       while (taken[seat]) ++seat;

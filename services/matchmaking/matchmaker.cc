@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/seating.h"
 #include "services/common/logging.h"
 #include "services/matchmaking/queue_spec.h"
 
@@ -176,8 +177,10 @@ int Matchmaker::FormMatches(const std::string& queue_key, const std::vector<Queu
       const QueuedTicket& ticket = waiting[match.tickets[i]];
       pending.ticket_ids.push_back(ticket.ticket_id);
       for (size_t member = 0; member < ticket.players.size(); ++member) {
-        // A party sits side by side; partners in teams sit opposite (two seats on).
-        const int seat = match.seat_of[i] + static_cast<int>(member) * (spec->teams ? 2 : 1);
+        // A party sits side by side; partners in teams sit opposite.
+        const int seat = member == 0    ? match.seat_of[i]
+                         : spec->teams ? engine::PartnerOf(match.seat_of[i])
+                                       : match.seat_of[i] + static_cast<int>(member);
         seat_players[seat] = ticket.players[member];
         pending.seats.push_back({ticket.ticket_id, ticket.players[member], seat});
       }

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/core/registry.h"
+#include "engine/core/seating.h"
 #include "engine/core/status_macros.h"
 #include "google/protobuf/descriptor.h"
 
@@ -121,11 +122,12 @@ absl::StatusOr<QueueSpec> QueueSpecFor(const v1::GameSettings& settings, bool te
       return absl::InvalidArgumentError(
           absl::StrCat("teams: ", spec.ruleset, " has no partners; queue without teams"));
     }
-    if (spec.preferred_seats != 4) {
-      return absl::InvalidArgumentError("teams: partnerships need a table of four");
+    if (spec.preferred_seats != engine::kPartnershipSeats) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("teams: partnerships need a table of ", engine::kPartnershipSeats));
     }
     // Partnerships need every seat: a table never shrinks.
-    spec.min_seats = 4;
+    spec.min_seats = engine::kPartnershipSeats;
   }
   KAHVE_RETURN_IF_ERROR(FollowTheQueue(ruleset, teams, spec.settings));
   // The engine is the judge of valid settings (player ranges included): a game that cannot be
