@@ -389,7 +389,7 @@ TEST_F(MigrateTest, RatingHistoryMovesOntoTheMatchRowsWithNothingLost) {
 }
 
 // 0009 defines which tickets are in play: an Enqueue request id stays bound to those. (Real
-// migrations, applied up to 0008, then the rest.)
+// migrations, applied up to 0008, then 0009; 0012 redefines it below.)
 TEST_F(MigrateTest, TicketsInPlayAreTheQueuedOnesAndThoseWhoseGameGoesOn) {
   const std::vector<Migration>& embedded = EmbeddedMigrations();
   ASSERT_GE(embedded.size(), 9u);
@@ -414,9 +414,10 @@ TEST_F(MigrateTest, TicketsInPlayAreTheQueuedOnesAndThoseWhoseGameGoesOn) {
         " ('t-played', 'h', 'm-played', 'liars_dice', 1, 99)");
     tx.commit();
   }
-  const absl::StatusOr<MigrateResult> rest = Migrate(url_, embedded);
+  const absl::StatusOr<MigrateResult> rest =
+      Migrate(url_, {embedded.begin(), embedded.begin() + 9});
   ASSERT_TRUE(rest.ok()) << rest.status();
-  EXPECT_EQ(rest->applied.front(), 9);
+  EXPECT_THAT(rest->applied, ElementsAre(9));
   pqxx::connection connection(url_);
   pqxx::nontransaction tx(connection);
   std::vector<std::string> rows;
@@ -428,6 +429,55 @@ TEST_F(MigrateTest, TicketsInPlayAreTheQueuedOnesAndThoseWhoseGameGoesOn) {
   EXPECT_THAT(rows, ElementsAre("waiting true", "placing true", "playing true", "played false",
                                 "no-table false", "cancelled false", "expired false"));
   EXPECT_EQ(Count("SELECT count(*) FROM mm_tickets WHERE released_request_id IS NULL"), 7);
+}
+
+// 0012 stops matchmaking reading the table service's tables: a matched ticket is in play until
+// matchmaking has heard that its game ended (mm_matches.game_over), whatever table_tables says.
+// (Real migrations, applied up to 0011, then the rest.)
+TEST_F(MigrateTest, TicketsInPlayFollowTheGameEndsMatchmakingHeardOf) {
+  const std::vector<Migration>& embedded = EmbeddedMigrations();
+  ASSERT_GE(embedded.size(), 12u);
+  ASSERT_EQ(embedded[11].version, 12);
+  ASSERT_TRUE(Migrate(url_, {embedded.begin(), embedded.begin() + 11}).ok());
+  {
+    pqxx::connection connection(url_);
+    pqxx::work tx(connection);
+    tx.exec0(
+        "INSERT INTO mm_tickets (ticket_id, queue_key, owner, request_id, settings, teams,"
+        " longest_wait_us, state, enqueued_us, match_id) VALUES"
+        " ('waiting', 'q', 'ana', 'r-1', '', false, 0, 'waiting', 10, NULL),"
+        " ('playing', 'q', 'cem', 'r-1', '', false, 0, 'matched', 20, 'm-playing'),"
+        " ('played', 'q', 'dua', 'r-1', '', false, 0, 'matched', 30, 'm-played'),"
+        " ('cancelled', 'q', 'fer', 'r-1', '', false, 0, 'cancelled', 50, NULL)");
+    tx.exec0(
+        "INSERT INTO mm_matches (match_id, queue_key, state, host_id, request, rating_spread,"
+        " created_us) VALUES ('m-playing', 'q', 'placed', 'h', '', 0, 1),"
+        " ('m-played', 'q', 'placed', 'h', '', 0, 1)");
+    // The table service says the game of m-played ended; matchmaking has not asked yet.
+    tx.exec0(
+        "INSERT INTO table_tables (table_id, host_id, match_id, ruleset, created_us, finished_us)"
+        " VALUES ('t-played', 'h', 'm-played', 'liars_dice', 1, 99)");
+    tx.commit();
+  }
+  const absl::StatusOr<MigrateResult> rest = Migrate(url_, embedded);
+  ASSERT_TRUE(rest.ok()) << rest.status();
+  EXPECT_EQ(rest->applied.front(), 12);
+  pqxx::connection connection(url_);
+  pqxx::nontransaction tx(connection);
+  const auto in_play = [&] {
+    std::vector<std::string> rows;
+    for (const pqxx::row& row :
+         tx.exec("SELECT ticket_id || ' ' || mm_ticket_in_play(state, match_id)::text"
+                 "  FROM mm_tickets ORDER BY enqueued_us")) {
+      rows.push_back(row[0].as<std::string>());
+    }
+    return rows;
+  };
+  EXPECT_THAT(in_play(),
+              ElementsAre("waiting true", "playing true", "played true", "cancelled false"));
+  tx.exec0("UPDATE mm_matches SET game_over = true WHERE match_id = 'm-played'");
+  EXPECT_THAT(in_play(),
+              ElementsAre("waiting true", "playing true", "played false", "cancelled false"));
 }
 
 // 0010 gives every ticket player row its ticket's enqueue time: GetMyTicket reads a player's
