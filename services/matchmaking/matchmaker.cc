@@ -178,7 +178,7 @@ int Matchmaker::FormMatches(const std::string& queue_key, const std::vector<Queu
       pending.ticket_ids.push_back(ticket.ticket_id);
       for (size_t member = 0; member < ticket.players.size(); ++member) {
         // A party sits side by side; partners in teams sit opposite.
-        const int seat = member == 0    ? match.seat_of[i]
+        const int seat = member == 0   ? match.seat_of[i]
                          : spec->teams ? engine::PartnerOf(match.seat_of[i])
                                        : match.seat_of[i] + static_cast<int>(member);
         seat_players[seat] = ticket.players[member];

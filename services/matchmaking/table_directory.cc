@@ -58,9 +58,8 @@ absl::StatusOr<std::vector<std::string>> TableDirectory::EndedMatches(
   std::vector<std::string> ended;
   for (size_t from = 0; from < match_ids.size(); from += kMatchesPerCall) {
     const auto begin = match_ids.begin() + static_cast<std::ptrdiff_t>(from);
-    const auto end =
-        match_ids.begin() + static_cast<std::ptrdiff_t>(std::min(match_ids.size(),
-                                                                 from + kMatchesPerCall));
+    const auto end = match_ids.begin() + static_cast<std::ptrdiff_t>(
+                                             std::min(match_ids.size(), from + kMatchesPerCall));
     auto states = States(begin, end);
     if (!states.ok()) return states.status();
     absl::flat_hash_set<std::string> running;

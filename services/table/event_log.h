@@ -105,7 +105,8 @@ class EventLog {
   // Hosts whose last heartbeat is at most `max_age` old (draining ones included, flagged), by id.
   absl::StatusOr<std::vector<HostRow>> LiveHosts(absl::Duration max_age);
   // The tables of those of `match_ids` that have one, finished or not, on any host.
-  absl::StatusOr<std::vector<MatchTable>> TablesOfMatches(const std::vector<std::string>& match_ids);
+  absl::StatusOr<std::vector<MatchTable>> TablesOfMatches(
+      const std::vector<std::string>& match_ids);
 
   const std::string& host_id() const { return settings_.host_id; }
 

@@ -112,7 +112,8 @@ class TableHost {
   // loaded first (ties by id). Blocks on the database.
   absl::StatusOr<std::vector<HostRow>> HostsTakingTables();
   // The tables of those of `match_ids` that have one, on any host. Blocks on the database.
-  absl::StatusOr<std::vector<MatchTable>> TablesOfMatches(const std::vector<std::string>& match_ids);
+  absl::StatusOr<std::vector<MatchTable>> TablesOfMatches(
+      const std::vector<std::string>& match_ids);
 
   using PracticeCreateDone = std::function<void(absl::StatusOr<v1::CreatePracticeTableResponse>)>;
   // Opens a practice table for `caller` at the seat asked for, bots at the others (a retry with

@@ -136,10 +136,10 @@ absl::StatusOr<std::vector<MatchTable>> TablesOfMatches(common::PgPool& pool,
   return pool.RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Tables> {
     Tables tables;
     pqxx::nontransaction tx(connection);
-    for (const pqxx::row& row : tx.exec_params(
-             "SELECT match_id, table_id, finished_us IS NOT NULL FROM table_tables"
-             " WHERE match_id = ANY($1::text[])",
-             common::TextArrayLiteral(match_ids))) {
+    for (const pqxx::row& row :
+         tx.exec_params("SELECT match_id, table_id, finished_us IS NOT NULL FROM table_tables"
+                        " WHERE match_id = ANY($1::text[])",
+                        common::TextArrayLiteral(match_ids))) {
       tables.push_back(MatchTable{.match_id = row[0].as<std::string>(),
                                   .table_id = row[1].as<std::string>(),
                                   .over = row[2].as<bool>()});

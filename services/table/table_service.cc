@@ -80,8 +80,9 @@ grpc::ServerUnaryReactor* TableService::CreateTable(grpc::CallbackServerContext*
         }
         // A retry of a creation that reached the log before (here or on another host): answered
         // from the stored creation, on a worker, as the database is slow work.
-        workers_->Schedule(
-            [this, request, finish, existing] { finish(host_->AnswerCreated(*request, existing)); });
+        workers_->Schedule([this, request, finish, existing] {
+          finish(host_->AnswerCreated(*request, existing));
+        });
       });
   return reactor;
 }

@@ -75,10 +75,9 @@ absl::StatusOr<v1::CreateTableResponse> MatchmakingSeater::Seat(
     const v1::GetMyTicketRequest mine;
     v1::TicketUpdate ticket;
     for (;;) {
-      const grpc::Status read =
-          Retried(bearers[seat_of], deadline, [&](grpc::ClientContext* context) {
-            return stub_->GetMyTicket(context, mine, &ticket);
-          });
+      const grpc::Status read = Retried(
+          bearers[seat_of], deadline,
+          [&](grpc::ClientContext* context) { return stub_->GetMyTicket(context, mine, &ticket); });
       if (!read.ok()) return Failed("GetMyTicket", read);
       if (ticket.ticket_id() != enqueued.ticket_id()) {
         return absl::InternalError("GetMyTicket: another ticket than the one enqueued");

@@ -25,8 +25,8 @@ class MatchmakingSeater {
   // players' party, made on the first call and kept for the next. `request_id` makes the Enqueue
   // safe to repeat. The table and both seats' tokens come back as CreateTable would give them.
   absl::StatusOr<v1::CreateTableResponse> Seat(const std::vector<std::string>& bearers,
-                                               const std::string& request_id,
-                                               std::string& party_id, absl::Duration timeout);
+                                               const std::string& request_id, std::string& party_id,
+                                               absl::Duration timeout);
 
  private:
   std::unique_ptr<v1::MatchmakingService::Stub> stub_;

@@ -22,14 +22,14 @@ using ::testing::UnorderedElementsAre;
 
 class TableDirectoryTest : public TwoHostTableTest {
  protected:
-
   // A table_hosts row as a heartbeat `age_seconds` ago would leave it.
   void Beat(const std::string& host_id, int live_tables, int age_seconds, bool draining = false) {
     Count(absl::StrCat(
-        "INSERT INTO table_hosts (host_id, endpoint, live_tables, heartbeat_us, draining) VALUES ('",
+        "INSERT INTO table_hosts (host_id, endpoint, live_tables, heartbeat_us, draining) VALUES "
+        "('",
         host_id, "', '", host_id, ".internal:50052', ", live_tables,
-        ", (extract(epoch FROM clock_timestamp()) * 1000000)::bigint - ", age_seconds,
-        "000000, ", draining ? "true" : "false",
+        ", (extract(epoch FROM clock_timestamp()) * 1000000)::bigint - ", age_seconds, "000000, ",
+        draining ? "true" : "false",
         ") ON CONFLICT (host_id) DO UPDATE SET live_tables = excluded.live_tables,"
         " heartbeat_us = excluded.heartbeat_us, draining = excluded.draining RETURNING 1"));
   }
@@ -109,9 +109,9 @@ TEST_F(TableDirectoryTest, GetMatchStatesSaysWhichMatchesHaveTablesAndWhichGames
   for (const v1::MatchState& state : response.matches()) {
     states.push_back(absl::StrCat(state.match_id(), " ", state.table_id(), " ", state.over()));
   }
-  EXPECT_THAT(states, UnorderedElementsAre(absl::StrCat("match-running ", running.table_id(), " 0"),
-                                           absl::StrCat("match-finished ", finished.table_id(),
-                                                        " 1")));
+  EXPECT_THAT(states,
+              UnorderedElementsAre(absl::StrCat("match-running ", running.table_id(), " 0"),
+                                   absl::StrCat("match-finished ", finished.table_id(), " 1")));
 }
 
 TEST_F(TableDirectoryTest, GetMatchStatesRefusesMoreThanAHundredIds) {
