@@ -13,13 +13,16 @@ namespace kahve::common {
 
 std::string RatingTargetFromFlags() { return absl::GetFlag(FLAGS_rating_target); }
 
-std::shared_ptr<grpc::Channel> ChannelToRatingService() {
-  // Round robin over the resolved addresses: with a headless Service (dns:///...) each rating pod
-  // gets its share, where one HTTP/2 connection to a virtual IP would pin a single pod.
+std::shared_ptr<grpc::Channel> RoundRobinChannel(const std::string& target) {
+  // With a headless Service (dns:///...) each pod gets its share, where one HTTP/2 connection to
+  // a virtual IP would pin a single pod.
   grpc::ChannelArguments arguments;
   arguments.SetLoadBalancingPolicyName("round_robin");
-  return grpc::CreateCustomChannel(RatingTargetFromFlags(), grpc::InsecureChannelCredentials(),
-                                   arguments);
+  return grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), arguments);
+}
+
+std::shared_ptr<grpc::Channel> ChannelToRatingService() {
+  return RoundRobinChannel(RatingTargetFromFlags());
 }
 
 }  // namespace kahve::common

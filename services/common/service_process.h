@@ -44,7 +44,10 @@ int RunServiceMain(int argc, char** argv, const ServiceDescription& service);
 std::string RatingTargetFromFlags();
 // --table_client_endpoint: the table address players are handed; empty: the host's own.
 std::string TableClientEndpointFromFlags();
-// A channel to --rating_target that spreads calls over every address it resolves to.
+// A plaintext channel to `target` that spreads calls round robin over every address it resolves
+// to (a service whose every pod answers).
+std::shared_ptr<grpc::Channel> RoundRobinChannel(const std::string& target);
+// RoundRobinChannel to --rating_target.
 std::shared_ptr<grpc::Channel> ChannelToRatingService();
 
 }  // namespace kahve::common

@@ -4,26 +4,12 @@
 #include <utility>
 
 #include "absl/flags/flag.h"
+#include "grpcpp/grpcpp.h"
 #include "kahve/v1/rating.grpc.pb.h"
-#include "services/common/auth.h"
-#include "services/common/budget.h"
-#include "services/common/metrics.h"
-#include "services/common/pg_pool.h"
-#include "services/common/worker_pool.h"
-#include "services/matchmaking/matchmaker.h"
-#include "services/matchmaking/matchmaking_service.h"
-#include "services/matchmaking/mm_metrics.h"
-#include "services/matchmaking/mm_store.h"
-#include "services/matchmaking/placer.h"
-#include "services/matchmaking/queue_budget.h"
-#include "services/matchmaking/rating_cache.h"
-#include "services/matchmaking/table_directory.h"
-#include "services/matchmaking/ticket_watch.h"
-#include "services/matchmaking/ticket_writer.h"
 
 ABSL_FLAG(std::string, service_token, "",
-          "Matchmaking: bearer token (service role) for CreateTable and GetRatings; empty: minted "
-          "from --jwt_hs256_secret.");
+          "Matchmaking: bearer token (service role) for the table service (CreateTable, ListHosts, "
+          "GetMatchStates) and GetRatings; empty: minted from --jwt_hs256_secret.");
 ABSL_FLAG(int32_t, pass_interval_ms, 1000, "Matchmaking: milliseconds between queue passes.");
 ABSL_FLAG(int32_t, shrink_after_seconds, 30,
           "Matchmaking: wait after which a smaller table (down to the ruleset's minimum) starts.");
@@ -33,8 +19,8 @@ ABSL_FLAG(bool, bot_fill, true, "Matchmaking: whether bots may fill seats after 
 ABSL_FLAG(std::string, bot_kind, "heuristic", "Matchmaking: the kind of bot that fills seats.");
 ABSL_FLAG(int32_t, ticket_ttl_seconds, 600, "Matchmaking: a ticket waiting this long expires.");
 ABSL_FLAG(int32_t, placement_timeout_seconds, 60,
-          "Matchmaking: a match whose table no live host could make this long after it was "
-          "formed is given up, its tickets waiting again (first in line).");
+          "Matchmaking: a match that has no table this long after it was formed is given up, "
+          "its tickets waiting again (first in line).");
 ABSL_FLAG(double, window_base, 3, "Matchmaking: skill window at zero wait (display rating).");
 ABSL_FLAG(double, window_per_second, 0.5, "Matchmaking: skill window growth per second waited.");
 ABSL_FLAG(double, window_max, 40, "Matchmaking: the widest skill window.");
@@ -64,17 +50,9 @@ ABSL_FLAG(int32_t, away_grace_seconds, 0,
 namespace kahve::matchmaking {
 namespace {
 
-std::shared_ptr<grpc::Channel> ChannelToTableService() {
-  // Round robin over the resolved addresses, as for the rating service: every host answers.
-  grpc::ChannelArguments arguments;
-  arguments.SetLoadBalancingPolicyName("round_robin");
-  return grpc::CreateCustomChannel(absl::GetFlag(FLAGS_table_target),
-                                   grpc::InsecureChannelCredentials(), arguments);
-}
 
-MatchmakerSettings MatchmakerSettingsFromFlags(const std::string& database_url) {
+MatchmakerSettings MatchmakerSettingsFromFlags() {
   MatchmakerSettings settings{
-      .database_url = database_url,
       .pass_interval = absl::Milliseconds(absl::GetFlag(FLAGS_pass_interval_ms)),
       .shrink_after = absl::Seconds(absl::GetFlag(FLAGS_shrink_after_seconds)),
       .longest_wait = absl::Seconds(absl::GetFlag(FLAGS_longest_wait_seconds)),
@@ -92,83 +70,89 @@ MatchmakerSettings MatchmakerSettingsFromFlags(const std::string& database_url) 
   return settings;
 }
 
-class MatchmakingProcess final : public common::ServiceProcess {
- public:
-  MatchmakingProcess(std::unique_ptr<common::Authenticator> authenticator,
-                     common::PgPoolSettings pool_settings, const std::string& bearer,
-                     const common::ServerSettings& server_settings)
-      : authenticator_(std::move(authenticator)),
-        pool_(pool_settings, &metrics_.registry()),
-        store_(&pool_),
-        mm_metrics_(metrics_.registry()),
-        ratings_(v1::RatingService::NewStub(common::ChannelToRatingService()), bearer,
-                 absl::Seconds(absl::GetFlag(FLAGS_rating_cache_seconds))),
-        tables_({.bearer = bearer}, v1::TableService::NewStub(ChannelToTableService())),
-        placer_({.bearer = bearer, .client_endpoint = common::TableClientEndpointFromFlags()},
-                &store_, &tables_),
-        streams_(common::StreamBudgetSettingsFromFlags(), &metrics_.budgets()),
-        queues_({.max_active_queues = absl::GetFlag(FLAGS_max_active_queues),
-                 .max_active_tickets = absl::GetFlag(FLAGS_max_active_tickets)},
-                &metrics_.budgets()),
-        watchers_(&store_, absl::Milliseconds(absl::GetFlag(FLAGS_watch_poll_ms)), absl::Hours(1),
-                  &streams_),
-        workers_(pool_.size()),
-        writer_(&store_, absl::GetFlag(FLAGS_enqueue_batch)),
-        service_({.ticket_ttl = absl::Seconds(absl::GetFlag(FLAGS_ticket_ttl_seconds))}, &store_,
-                 &writer_, &watchers_, authenticator_.get(), &workers_, &mm_metrics_, &tables_,
-                 &queues_),
-        server_(server_settings, &metrics_),
-        matchmaker_(MatchmakerSettingsFromFlags(pool_settings.url), &store_, &ratings_, &placer_,
-                    &tables_, &mm_metrics_, &queues_) {
-    server_.AddService(&service_, v1::MatchmakingService::service_full_name());
-  }
+// The queue locks' connection goes where the pool does.
+MatchmakerSettings WithDatabase(MatchmakerSettings settings, const std::string& url) {
+  settings.database_url = url;
+  return settings;
+}
 
-  absl::Status Start() {
-    if (absl::Status started = server_.Start(); !started.ok()) return started;
-    matchmaker_.Start([this] { watchers_.Poke(); });
-    return absl::OkStatus();
-  }
+}  // namespace
 
-  int port() const override { return server_.port(); }
-
-  // Passes stop first (their queues go to other replicas), then the streams end and the server.
-  void Stop() override {
-    matchmaker_.Stop();
-    server_.Shutdown([this] { watchers_.Shutdown(); });
-  }
-
- private:
-  std::unique_ptr<common::Authenticator> authenticator_;
-  common::Metrics metrics_;
-  common::PgPool pool_;
-  MatchmakingStore store_;
-  MatchmakingMetrics mm_metrics_;
-  RatingCache ratings_;
-  TableDirectory tables_;
-  Placer placer_;
-  common::StreamBudget streams_;
-  QueueBudget queues_;
-  TicketWatchers watchers_;
-  common::WorkerPool workers_;
-  // Before the server: Enqueues still in a batch are answered before it goes.
-  TicketWriter writer_;
-  MatchmakingService service_;
-  common::GrpcServer server_;
-  Matchmaker matchmaker_;
-};
-
-absl::StatusOr<std::unique_ptr<common::ServiceProcess>> StartMatchmaking(
-    const common::ServerSettings& server) {
+absl::StatusOr<MatchmakingConfig> MatchmakingConfigFromFlags(const common::ServerSettings& server) {
+  MatchmakingConfig config;
   auto authenticator = common::AuthenticatorFromFlags();
   if (!authenticator.ok()) return authenticator.status();
-  auto pool_settings = common::PgPoolSettingsFromFlags("matchmaking");
-  if (!pool_settings.ok()) return pool_settings.status();
+  config.authenticator = *std::move(authenticator);
+  auto pool = common::PgPoolSettingsFromFlags("matchmaking");
+  if (!pool.ok()) return pool.status();
+  config.pool = *std::move(pool);
   auto bearer = common::ServiceTokenFromFlags(absl::GetFlag(FLAGS_service_token),
                                               "kahve-matchmaking", "service_token");
   if (!bearer.ok()) return bearer.status();
+  config.bearer = *std::move(bearer);
+  config.server = server;
+  config.rating_target = common::RatingTargetFromFlags();
+  config.table_target = absl::GetFlag(FLAGS_table_target);
+  config.table_client_endpoint = common::TableClientEndpointFromFlags();
+  config.matchmaker = MatchmakerSettingsFromFlags();
+  config.rating_cache = absl::Seconds(absl::GetFlag(FLAGS_rating_cache_seconds));
+  config.watch_poll = absl::Milliseconds(absl::GetFlag(FLAGS_watch_poll_ms));
+  config.enqueue_batch = absl::GetFlag(FLAGS_enqueue_batch);
+  config.queues = {.max_active_queues = absl::GetFlag(FLAGS_max_active_queues),
+                   .max_active_tickets = absl::GetFlag(FLAGS_max_active_tickets)};
+  config.streams = common::StreamBudgetSettingsFromFlags();
+  return config;
+}
 
-  auto process = std::make_unique<MatchmakingProcess>(*std::move(authenticator),
-                                                      *std::move(pool_settings), *bearer, server);
+MatchmakingProcess::MatchmakingProcess(MatchmakingConfig config)
+    : config_(std::move(config)),
+      pool_(config_.pool, &metrics_.registry()),
+      store_(&pool_),
+      mm_metrics_(metrics_.registry()),
+      ratings_(v1::RatingService::NewStub(common::RoundRobinChannel(config_.rating_target)),
+               config_.bearer, config_.rating_cache),
+      tables_({.bearer = config_.bearer},
+              v1::TableService::NewStub(common::RoundRobinChannel(config_.table_target))),
+      placer_({.bearer = config_.bearer,
+               .client_endpoint = config_.table_client_endpoint,
+               .clock = config_.matchmaker.clock},
+              &store_, &tables_),
+      streams_(config_.streams, &metrics_.budgets()),
+      queues_(config_.queues, &metrics_.budgets()),
+      watchers_(&store_, config_.watch_poll, absl::Hours(1), &streams_, config_.matchmaker.clock),
+      workers_(config_.workers > 0 ? config_.workers : pool_.size()),
+      writer_(&store_, config_.enqueue_batch, config_.matchmaker.clock),
+      service_({.ticket_ttl = config_.matchmaker.ticket_ttl, .clock = config_.matchmaker.clock},
+               &store_, &writer_, &watchers_, config_.authenticator.get(), &workers_,
+               &mm_metrics_, &tables_, &queues_),
+      server_(config_.server, &metrics_),
+      matchmaker_(WithDatabase(config_.matchmaker, config_.pool.url), &store_, &ratings_, &placer_,
+                  &tables_, &mm_metrics_, &queues_) {
+  server_.AddService(&service_, v1::MatchmakingService::service_full_name());
+}
+
+MatchmakingProcess::~MatchmakingProcess() { Stop(); }
+
+absl::Status MatchmakingProcess::Start() {
+  if (absl::Status started = server_.Start(); !started.ok()) return started;
+  if (config_.run_passes) matchmaker_.Start([this] { watchers_.Poke(); });
+  return absl::OkStatus();
+}
+
+void MatchmakingProcess::Stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  matchmaker_.Stop();
+  server_.Shutdown([this] { watchers_.Shutdown(); });
+}
+
+namespace {
+
+absl::StatusOr<std::unique_ptr<common::ServiceProcess>> StartMatchmaking(
+    const common::ServerSettings& server) {
+  auto config = MatchmakingConfigFromFlags(server);
+  if (!config.ok()) return config.status();
+  auto process = std::make_unique<MatchmakingProcess>(*std::move(config));
   if (absl::Status started = process->Start(); !started.ok()) return started;
   return process;
 }

@@ -1,68 +1,58 @@
 #include "services/rating/rating_process.h"
 
-#include <memory>
 #include <utility>
 
-#include "services/common/auth.h"
-#include "services/common/metrics.h"
-#include "services/common/pg_pool.h"
-#include "services/common/worker_pool.h"
 #include "services/rating/match_writer.h"
-#include "services/rating/rating_service.h"
-#include "services/rating/rating_store.h"
 
 namespace kahve::rating {
 namespace {
 
-class RatingProcess final : public common::ServiceProcess {
- public:
-  RatingProcess(std::unique_ptr<common::Authenticator> authenticator,
-                common::PgPoolSettings pool_settings, RatingServiceSettings settings,
-                const common::ServerSettings& server_settings)
-      : authenticator_(std::move(authenticator)),
-        pool_(std::move(pool_settings), &metrics_.registry()),
-        store_(&pool_),
-        workers_(pool_.size()),
-        rating_metrics_(metrics_.registry()),
-        service_(std::move(settings), &pool_, &store_, authenticator_.get(), &workers_,
-                 &rating_metrics_),
-        server_(server_settings, &metrics_) {
-    server_.AddService(&service_, v1::RatingService::service_full_name());
-  }
+// The statements the store and the match writer prepare on every connection, added to `pool`.
+common::PgPoolSettings WithStatements(common::PgPoolSettings pool) {
+  for (auto& statement : RatingStore::PreparedStatements()) pool.prepared.push_back(statement);
+  for (auto& statement : MatchWriter::PreparedStatements()) pool.prepared.push_back(statement);
+  return pool;
+}
 
-  absl::Status Listen() { return server_.Start(); }
-  int port() const override { return server_.port(); }
-  void Stop() override { server_.Shutdown(); }
+}  // namespace
 
- private:
-  std::unique_ptr<common::Authenticator> authenticator_;
-  common::Metrics metrics_;
-  common::PgPool pool_;
-  RatingStore store_;
-  common::WorkerPool workers_;
-  RatingMetrics rating_metrics_;
-  RatingService service_;
-  common::GrpcServer server_;
-};
+absl::StatusOr<RatingConfig> RatingConfigFromFlags(const common::ServerSettings& server) {
+  RatingConfig config;
+  auto authenticator = common::AuthenticatorFromFlags();
+  if (!authenticator.ok()) return authenticator.status();
+  config.authenticator = *std::move(authenticator);
+  auto pool = common::PgPoolSettingsFromFlags("rating");
+  if (!pool.ok()) return pool.status();
+  config.pool = *std::move(pool);
+  auto settings = RatingServiceSettingsFromFlags();
+  if (!settings.ok()) return settings.status();
+  config.service = *std::move(settings);
+  config.server = server;
+  // Only unary calls: clients may be sent to reconnect, which spreads them over new replicas.
+  config.server.max_connection_age = absl::Minutes(5);
+  return config;
+}
+
+RatingProcess::RatingProcess(RatingConfig config)
+    : config_(std::move(config)),
+      pool_(WithStatements(config_.pool), &metrics_.registry()),
+      store_(&pool_),
+      workers_(config_.workers > 0 ? config_.workers : pool_.size()),
+      rating_metrics_(metrics_.registry()),
+      service_(config_.service, &pool_, &store_, config_.authenticator.get(), &workers_,
+               &rating_metrics_),
+      server_(config_.server, &metrics_) {
+  server_.AddService(&service_, v1::RatingService::service_full_name());
+}
+
+namespace {
 
 absl::StatusOr<std::unique_ptr<common::ServiceProcess>> StartRating(
     const common::ServerSettings& server) {
-  auto authenticator = common::AuthenticatorFromFlags();
-  if (!authenticator.ok()) return authenticator.status();
-  auto pool_settings = common::PgPoolSettingsFromFlags("rating");
-  if (!pool_settings.ok()) return pool_settings.status();
-  pool_settings->prepared = RatingStore::PreparedStatements();
-  for (auto& statement : MatchWriter::PreparedStatements())
-    pool_settings->prepared.push_back(std::move(statement));
-  auto settings = RatingServiceSettingsFromFlags();
-  if (!settings.ok()) return settings.status();
-
-  // Only unary calls: clients may be sent to reconnect, which spreads them over new replicas.
-  common::ServerSettings server_settings = server;
-  server_settings.max_connection_age = absl::Minutes(5);
-  auto process = std::make_unique<RatingProcess>(
-      *std::move(authenticator), *std::move(pool_settings), *std::move(settings), server_settings);
-  if (absl::Status listening = process->Listen(); !listening.ok()) return listening;
+  auto config = RatingConfigFromFlags(server);
+  if (!config.ok()) return config.status();
+  auto process = std::make_unique<RatingProcess>(*std::move(config));
+  if (absl::Status listening = process->Start(); !listening.ok()) return listening;
   return process;
 }
 

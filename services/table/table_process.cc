@@ -3,24 +3,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
-#include <thread>
 #include <utility>
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/notification.h"
-#include "kahve/v1/rating.grpc.pb.h"
-#include "services/common/auth.h"
-#include "services/common/clock.h"
+#include "grpcpp/grpcpp.h"
 #include "services/common/logging.h"
-#include "services/common/metrics.h"
-#include "services/common/pg_pool.h"
-#include "services/common/worker_pool.h"
-#include "services/table/event_log.h"
-#include "services/table/outbox.h"
-#include "services/table/table_host.h"
-#include "services/table/table_service.h"
 
 ABSL_FLAG(std::string, host_id, "",
           "Table: this host's id in the host registry; it owns the tables it creates and reloads "
@@ -67,7 +57,7 @@ std::string Hostname() {
   return name;
 }
 
-TableHostSettings HostSettingsFromFlags(const std::string& seat_key, common::Clock* clock) {
+TableHostSettings HostSettingsFromFlags(const std::string& seat_key) {
   return TableHostSettings{
       .seat_token_key = seat_key,
       .host_lease = absl::Seconds(absl::GetFlag(FLAGS_host_lease_seconds)),
@@ -77,20 +67,8 @@ TableHostSettings HostSettingsFromFlags(const std::string& seat_key, common::Clo
       .max_streams_queued_bytes = absl::GetFlag(FLAGS_max_streams_queued_bytes),
       .max_practice_tables_per_player = absl::GetFlag(FLAGS_max_practice_tables_per_player),
       .max_practice_tables = absl::GetFlag(FLAGS_max_practice_tables),
-      .practice_idle_expiry = absl::Seconds(absl::GetFlag(FLAGS_practice_idle_expiry_seconds)),
-      .clock = clock};
+      .practice_idle_expiry = absl::Seconds(absl::GetFlag(FLAGS_practice_idle_expiry_seconds))};
 }
-
-struct TableConfig {
-  std::unique_ptr<common::Authenticator> authenticator;
-  common::PgPoolSettings pool;
-  std::string seat_key;
-  std::string rating_bearer;
-  std::string host_id;
-  // What every timer of the process reads and waits on: the host's clock, log retries, the
-  // outbox relay and the heartbeat.
-  common::Clock* clock = common::RealClock();
-};
 
 // Sends one finished match, as stored in the outbox, to the rating service.
 absl::Status SendToRating(v1::RatingService::Stub& rating, const std::string& bearer,
@@ -107,126 +85,10 @@ absl::Status SendToRating(v1::RatingService::Stub& rating, const std::string& be
       absl::StrCat("RecordMatch of ", match_id, ": ", status.error_message()));
 }
 
-class TableProcess final : public common::ServiceProcess {
- public:
-  TableProcess(TableConfig config, const common::ServerSettings& server_settings)
-      : config_(std::move(config)),
-        pool_(config_.pool, &metrics_.registry()),
-        log_(EventLogSettings{.url = config_.pool.url,
-                              .host_id = config_.host_id,
-                              .writers = std::max(1, absl::GetFlag(FLAGS_log_writers)),
-                              .clock = config_.clock},
-             pool_, metrics_.registry()),
-        table_metrics_(metrics_.registry()),
-        host_(HostSettingsFromFlags(config_.seat_key, config_.clock), &log_, &table_metrics_),
-        workers_(4),
-        stream_budget_(common::StreamBudgetSettingsFromFlags(), &metrics_.budgets()),
-        forwarder_(config_.seat_key),
-        service_(&host_, config_.authenticator.get(), &workers_, &stream_budget_, &forwarder_),
-        server_(server_settings, &metrics_) {
-    server_.AddService(&service_, v1::TableService::service_full_name());
-  }
 
-  // Reloads this host's unfinished tables, listens, then starts the relay and the heartbeat.
-  absl::Status Start() {
-    if (absl::Status loaded = host_.LoadUnfinished(); !loaded.ok()) return loaded;
-    if (absl::Status started = server_.Start(); !started.ok()) return started;
-    endpoint_ = absl::GetFlag(FLAGS_advertise).empty()
-                    ? absl::StrCat(Hostname(), ":", server_.port())
-                    : absl::GetFlag(FLAGS_advertise);
-    // Practice tables' players are told the entry address when there is one.
-    const std::string client_endpoint = common::TableClientEndpointFromFlags();
-    host_.SetEndpoint(client_endpoint.empty() ? endpoint_ : client_endpoint);
-    // Finished matches go to the rating service from the durable outbox, retried until
-    // acknowledged.
-    rating_ = v1::RatingService::NewStub(common::ChannelToRatingService());
-    relay_ = std::make_unique<OutboxRelay>(
-        outbox_, [this](const std::string& match_id, const std::string& payload) {
-          return SendToRating(*rating_, config_.rating_bearer, match_id, payload);
-        },
-        /*interval=*/absl::Milliseconds(200), /*batch_limit=*/32, config_.clock);
-    heartbeat_ = std::thread([this] { Heartbeat(); });
-    common::LogInfo(
-        "kahve-table host",
-        {{"host_id", config_.host_id}, {"endpoint", endpoint_}, {"tables", host_.live_tables()}});
-    return absl::OkStatus();
-  }
+}  // namespace
 
-  int port() const override { return server_.port(); }
-
-  void Stop() override {
-    if (stopped_) return;
-    stopped_ = true;
-    if (heartbeat_.joinable()) {
-      stop_heartbeat_.Notify();
-      heartbeat_.join();
-    }
-    server_.Shutdown([this] { host_.BeginShutdown(); });
-    log_.Shutdown();
-    if (relay_) relay_->Stop();
-  }
-
-  ~TableProcess() override { Stop(); }
-
- private:
-  // The host registry and the lease: each beat renews this host's hold on its tables (and tells
-  // matchmaking it is live, how loaded, whether draining), then claims the tables other hosts let
-  // go of. A beat that ends later than the lease after the last good one began may have let others
-  // claim some of this host's tables: it lets go of those first. The last beat says draining.
-  void Heartbeat() {
-    const absl::Duration interval = absl::Seconds(absl::GetFlag(FLAGS_host_heartbeat_seconds));
-    const absl::Duration lease = absl::Seconds(absl::GetFlag(FLAGS_host_lease_seconds));
-    absl::Time last_good = absl::Now();
-    bool draining = false;
-    do {
-      draining = stop_heartbeat_.HasBeenNotified();
-      const absl::Time started = absl::Now();
-      const absl::Status beat =
-          log_.Heartbeat(config_.host_id, endpoint_, host_.live_tables(), draining);
-      if (!beat.ok()) {
-        common::LogWarning("heartbeat failed", {{"error", std::string(beat.message())}});
-        continue;
-      }
-      // Measured to the beat's end: the database stamped it at its commit, at most this late.
-      // Real time, as the database's clock the lease is judged on.
-      if (absl::Now() - last_good > lease) {
-        if (absl::Status checked = host_.LetGoOfLost(); !checked.ok()) {
-          common::LogWarning("checking held tables failed",
-                             {{"error", std::string(checked.message())}});
-          continue;  // last_good stays: checked again on the next good beat
-        }
-      }
-      last_good = started;
-      if (draining) break;
-      if (auto claimed = host_.ClaimLapsed(); !claimed.ok()) {
-        common::LogWarning("claiming lapsed tables failed",
-                           {{"error", std::string(claimed.status().message())}});
-      }
-    } while (!draining && !config_.clock->WaitForNotificationWithTimeout(stop_heartbeat_, interval));
-  }
-
-  TableConfig config_;
-  common::Metrics metrics_;
-  common::PgPool pool_;
-  EventLog log_;
-  TableMetrics table_metrics_;
-  TableHost host_;
-  common::WorkerPool workers_;
-  common::StreamBudget stream_budget_;
-  TableForwarder forwarder_;
-  TableService service_;
-  common::GrpcServer server_;
-  std::string endpoint_;
-  std::unique_ptr<v1::RatingService::Stub> rating_;
-  Outbox outbox_{pool_, metrics_.registry()};
-  std::unique_ptr<OutboxRelay> relay_;
-  absl::Notification stop_heartbeat_;
-  std::thread heartbeat_;
-  bool stopped_ = false;
-};
-
-absl::StatusOr<std::unique_ptr<common::ServiceProcess>> StartTable(
-    const common::ServerSettings& server) {
+absl::StatusOr<TableConfig> TableConfigFromFlags(const common::ServerSettings& server) {
   TableConfig config;
   auto authenticator = common::AuthenticatorFromFlags();
   if (!authenticator.ok()) return authenticator.status();
@@ -234,17 +96,125 @@ absl::StatusOr<std::unique_ptr<common::ServiceProcess>> StartTable(
   auto pool = common::PgPoolSettingsFromFlags("table");
   if (!pool.ok()) return pool.status();
   config.pool = *std::move(pool);
+  config.server = server;
   auto seat_key =
       common::SecretFromFlags(absl::GetFlag(FLAGS_seat_token_secret), "seat_token_secret");
   if (!seat_key.ok()) return seat_key.status();
-  config.seat_key = *std::move(seat_key);
+  config.host = HostSettingsFromFlags(*seat_key);
   auto bearer = common::ServiceTokenFromFlags(absl::GetFlag(FLAGS_rating_token), "kahve-table",
                                               "rating_token");
   if (!bearer.ok()) return bearer.status();
   config.rating_bearer = *std::move(bearer);
+  config.rating_target = common::RatingTargetFromFlags();
   config.host_id = absl::GetFlag(FLAGS_host_id).empty() ? Hostname() : absl::GetFlag(FLAGS_host_id);
+  config.log_writers = std::max(1, absl::GetFlag(FLAGS_log_writers));
+  config.streams = common::StreamBudgetSettingsFromFlags();
+  config.advertise = absl::GetFlag(FLAGS_advertise);
+  config.table_client_endpoint = common::TableClientEndpointFromFlags();
+  config.heartbeat_interval = absl::Seconds(absl::GetFlag(FLAGS_host_heartbeat_seconds));
+  return config;
+}
 
-  auto process = std::make_unique<TableProcess>(std::move(config), server);
+TableProcess::TableProcess(TableConfig config)
+    : config_(std::move(config)),
+      pool_(config_.pool, &metrics_.registry()),
+      log_(EventLogSettings{.url = config_.pool.url,
+                            .host_id = config_.host_id,
+                            .writers = config_.log_writers,
+                            .clock = config_.host.clock},
+           pool_, metrics_.registry()),
+      table_metrics_(metrics_.registry()),
+      host_(config_.host, &log_, &table_metrics_),
+      workers_(config_.workers),
+      stream_budget_(config_.streams, &metrics_.budgets()),
+      forwarder_(config_.host.seat_token_key),
+      service_(&host_, config_.authenticator.get(), &workers_, &stream_budget_, &forwarder_),
+      server_(config_.server, &metrics_) {
+  server_.AddService(&service_, v1::TableService::service_full_name());
+}
+
+TableProcess::~TableProcess() { Stop(); }
+
+absl::Status TableProcess::Start() {
+  if (absl::Status loaded = host_.LoadUnfinished(); !loaded.ok()) return loaded;
+  if (absl::Status started = server_.Start(); !started.ok()) return started;
+  endpoint_ = config_.advertise.empty() ? absl::StrCat(Hostname(), ":", server_.port())
+                                        : config_.advertise;
+  // Practice tables' players are told the entry address when there is one.
+  host_.SetEndpoint(config_.table_client_endpoint.empty() ? endpoint_
+                                                          : config_.table_client_endpoint);
+  if (config_.relay) {
+    // Finished matches go to the rating service from the durable outbox, retried until
+    // acknowledged.
+    rating_ = v1::RatingService::NewStub(common::RoundRobinChannel(config_.rating_target));
+    relay_ = std::make_unique<OutboxRelay>(
+        outbox_, [this](const std::string& match_id, const std::string& payload) {
+          return SendToRating(*rating_, config_.rating_bearer, match_id, payload);
+        },
+        /*interval=*/absl::Milliseconds(200), /*batch_limit=*/32, config_.host.clock);
+  }
+  if (config_.heartbeat) heartbeat_ = std::thread([this] { Heartbeat(); });
+  common::LogInfo(
+      "kahve-table host",
+      {{"host_id", config_.host_id}, {"endpoint", endpoint_}, {"tables", host_.live_tables()}});
+  return absl::OkStatus();
+}
+
+void TableProcess::Stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  if (heartbeat_.joinable()) {
+    stop_heartbeat_.Notify();
+    heartbeat_.join();
+  }
+  server_.Shutdown([this] { host_.BeginShutdown(); });
+  log_.Shutdown();
+  if (relay_) relay_->Stop();
+}
+
+// The host registry and the lease: each beat renews this host's hold on its tables (and tells
+// matchmaking it is live, how loaded, whether draining), then claims the tables other hosts let
+// go of. A beat that ends later than the lease after the last good one began may have let others
+// claim some of this host's tables: it lets go of those first. The last beat says draining.
+void TableProcess::Heartbeat() {
+  const absl::Duration lease = config_.host.host_lease;
+  absl::Time last_good = absl::Now();
+  bool draining = false;
+  do {
+    draining = stop_heartbeat_.HasBeenNotified();
+    const absl::Time started = absl::Now();
+    const absl::Status beat =
+        log_.Heartbeat(config_.host_id, endpoint_, host_.live_tables(), draining);
+    if (!beat.ok()) {
+      common::LogWarning("heartbeat failed", {{"error", std::string(beat.message())}});
+      continue;
+    }
+    // Measured to the beat's end: the database stamped it at its commit, at most this late.
+    // Real time, as the database's clock the lease is judged on.
+    if (absl::Now() - last_good > lease) {
+      if (absl::Status checked = host_.LetGoOfLost(); !checked.ok()) {
+        common::LogWarning("checking held tables failed",
+                           {{"error", std::string(checked.message())}});
+        continue;  // last_good stays: checked again on the next good beat
+      }
+    }
+    last_good = started;
+    if (draining) break;
+    if (auto claimed = host_.ClaimLapsed(); !claimed.ok()) {
+      common::LogWarning("claiming lapsed tables failed",
+                         {{"error", std::string(claimed.status().message())}});
+    }
+  } while (!draining && !config_.host.clock->WaitForNotificationWithTimeout(
+                            stop_heartbeat_, config_.heartbeat_interval));
+}
+
+namespace {
+
+absl::StatusOr<std::unique_ptr<common::ServiceProcess>> StartTable(
+    const common::ServerSettings& server) {
+  auto config = TableConfigFromFlags(server);
+  if (!config.ok()) return config.status();
+  auto process = std::make_unique<TableProcess>(*std::move(config));
   if (absl::Status started = process->Start(); !started.ok()) return started;
   return process;
 }

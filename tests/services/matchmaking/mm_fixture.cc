@@ -46,61 +46,29 @@ void GrantMatchmakingTables(const std::string& url) {
 MatchmakerServer::MatchmakerServer(const std::string& url, const MatchmakerSettings& settings,
                                    PeerPorts peers, bool start_passes,
                                    const MatchmakerBudgets& budgets,
-                                   const std::string& table_client_endpoint)
-    : authenticator_(kahve::testing::TestAuthenticator()) {
-  pool_ = std::make_unique<common::PgPool>(
-      common::PgPoolSettings{.url = AsMatchmakingRole(url), .size = 4, .name = "matchmaking"},
-      &metrics_.registry());
-  store_ = std::make_unique<MatchmakingStore>(pool_.get());
-  writer_ = std::make_unique<TicketWriter>(store_.get(), 256, settings.clock);
-  mm_metrics_ = std::make_unique<MatchmakingMetrics>(metrics_.registry());
+                                   const std::string& table_client_endpoint) {
+  MatchmakingConfig config;
+  config.authenticator = kahve::testing::TestAuthenticator();
+  config.pool = {.url = AsMatchmakingRole(url), .size = 4, .name = "matchmaking"};
+  config.server.host = "127.0.0.1";
+  config.server.metrics_host = "127.0.0.1";
+  config.server.drain_period = absl::ZeroDuration();
+  config.server.shutdown_deadline = absl::Seconds(5);
   // The bearer without its "Bearer " prefix, as main mints it.
-  const std::string bearer =
-      kahve::testing::Bearer("kahve-matchmaking", common::kRoleService).substr(7);
-  ratings_ = std::make_unique<RatingCache>(
-      v1::RatingService::NewStub(kahve::testing::LocalChannel(peers.rating)), bearer,
-      absl::Seconds(60));
-  tables_ = std::make_unique<TableDirectory>(
-      TableDirectorySettings{.bearer = bearer},
-      v1::TableService::NewStub(kahve::testing::LocalChannel(peers.table)));
-  placer_ = std::make_unique<Placer>(
-      PlacerSettings{
-          .bearer = bearer, .client_endpoint = table_client_endpoint, .clock = settings.clock},
-      store_.get(), tables_.get());
-  streams_ = std::make_unique<common::StreamBudget>(budgets.streams, &metrics_.budgets());
-  queues_ = std::make_unique<QueueBudget>(budgets.queues, &metrics_.budgets());
-  watchers_ = std::make_unique<TicketWatchers>(store_.get(), absl::Milliseconds(100),
-                                               absl::Hours(1), streams_.get(), settings.clock);
-  workers_ = std::make_unique<common::WorkerPool>(2);
-  service_ = std::make_unique<MatchmakingService>(
-      MatchmakingServiceSettings{.ticket_ttl = settings.ticket_ttl, .clock = settings.clock},
-      store_.get(), writer_.get(), watchers_.get(), authenticator_.get(), workers_.get(),
-      mm_metrics_.get(), tables_.get(), queues_.get());
-  common::ServerSettings server_settings;
-  server_settings.host = "127.0.0.1";
-  server_settings.metrics_host = "127.0.0.1";
-  server_settings.drain_period = absl::ZeroDuration();
-  server_settings.shutdown_deadline = absl::Seconds(5);
-  server_ = std::make_unique<common::GrpcServer>(server_settings, &metrics_);
-  server_->AddService(service_.get(), v1::MatchmakingService::service_full_name());
-  const absl::Status started = server_->Start();
+  config.bearer = kahve::testing::Bearer("kahve-matchmaking", common::kRoleService).substr(7);
+  config.rating_target = absl::StrCat("127.0.0.1:", peers.rating);
+  config.table_target = absl::StrCat("127.0.0.1:", peers.table);
+  config.table_client_endpoint = table_client_endpoint;
+  config.matchmaker = settings;
+  config.watch_poll = absl::Milliseconds(100);
+  config.workers = 2;
+  config.queues = budgets.queues;
+  config.streams = budgets.streams;
+  config.run_passes = start_passes;
+  process_ = std::make_unique<MatchmakingProcess>(std::move(config));
+  const absl::Status started = process_->Start();
   EXPECT_TRUE(started.ok()) << started;
-  MatchmakerSettings with_url = settings;
-  with_url.database_url = AsMatchmakingRole(url);
-  matchmaker_ = std::make_unique<Matchmaker>(with_url, store_.get(), ratings_.get(), placer_.get(),
-                                             tables_.get(),
-                                             mm_metrics_.get(), queues_.get());
-  if (start_passes) matchmaker_->Start([this] { watchers_->Poke(); });
-  stub_ = v1::MatchmakingService::NewStub(kahve::testing::LocalChannel(server_->port()));
-}
-
-MatchmakerServer::~MatchmakerServer() { Stop(); }
-
-void MatchmakerServer::Stop() {
-  if (stopped_) return;
-  stopped_ = true;
-  matchmaker_->Stop();
-  server_->Shutdown([this] { watchers_->Shutdown(); });
+  stub_ = v1::MatchmakingService::NewStub(kahve::testing::LocalChannel(process_->port()));
 }
 
 void MatchmakingTest::SetUp() {

@@ -19,19 +19,7 @@
 #include "kahve/v1/matchmaking.grpc.pb.h"
 #include "services/common/budget.h"
 #include "services/common/metrics.h"
-#include "services/common/pg_pool.h"
-#include "services/common/server.h"
-#include "services/common/worker_pool.h"
-#include "services/matchmaking/matchmaker.h"
-#include "services/matchmaking/matchmaking_service.h"
-#include "services/matchmaking/mm_metrics.h"
-#include "services/matchmaking/mm_store.h"
-#include "services/matchmaking/placer.h"
-#include "services/matchmaking/queue_budget.h"
-#include "services/matchmaking/rating_cache.h"
-#include "services/matchmaking/table_directory.h"
-#include "services/matchmaking/ticket_watch.h"
-#include "services/matchmaking/ticket_writer.h"
+#include "services/matchmaking/matchmaking_process.h"
 #include "tests/services/table/table_fixture.h"
 
 namespace kahve::matchmaking {
@@ -49,7 +37,8 @@ struct PeerPorts {
   int table = 0;
 };
 
-// One matchmaking replica, in-process, wired as main wires it.
+// One matchmaking replica, in-process, wired by the shipped MatchmakingProcess from a config
+// built here instead of from flags.
 class MatchmakerServer {
  public:
   // Passes start at once unless `start_passes` is false (tests then call RunOnce). Every part
@@ -58,38 +47,20 @@ class MatchmakerServer {
   MatchmakerServer(const std::string& url, const MatchmakerSettings& settings, PeerPorts peers,
                    bool start_passes = true, const MatchmakerBudgets& budgets = {},
                    const std::string& table_client_endpoint = "");
-  // Stop().
-  ~MatchmakerServer();
   // As main on SIGTERM: passes stop (releasing the queue locks), streams end, the server stops.
-  void Stop();
+  void Stop() { process_->Stop(); }
 
-  int port() const { return server_->port(); }
-  int metrics_port() const { return metrics_.port(); }
-  common::Metrics& metrics() { return metrics_; }
-  MatchmakingStore& store() { return *store_; }
-  TicketWatchers& watchers() { return *watchers_; }
+  int port() const { return process_->port(); }
+  int metrics_port() const { return process_->metrics_port(); }
+  common::Metrics& metrics() { return process_->metrics(); }
+  MatchmakingStore& store() { return process_->store(); }
+  TicketWatchers& watchers() { return process_->watchers(); }
   v1::MatchmakingService::Stub& stub() { return *stub_; }
-  Matchmaker& matchmaker() { return *matchmaker_; }
+  Matchmaker& matchmaker() { return process_->matchmaker(); }
 
  private:
-  common::Metrics metrics_;
-  std::unique_ptr<common::Authenticator> authenticator_;
-  std::unique_ptr<common::PgPool> pool_;
-  std::unique_ptr<MatchmakingStore> store_;
-  std::unique_ptr<TicketWriter> writer_;
-  std::unique_ptr<MatchmakingMetrics> mm_metrics_;
-  std::unique_ptr<RatingCache> ratings_;
-  std::unique_ptr<TableDirectory> tables_;
-  std::unique_ptr<Placer> placer_;
-  std::unique_ptr<common::StreamBudget> streams_;
-  std::unique_ptr<QueueBudget> queues_;
-  std::unique_ptr<TicketWatchers> watchers_;
-  std::unique_ptr<common::WorkerPool> workers_;
-  std::unique_ptr<MatchmakingService> service_;
-  std::unique_ptr<common::GrpcServer> server_;
-  std::unique_ptr<Matchmaker> matchmaker_;
+  std::unique_ptr<MatchmakingProcess> process_;
   std::unique_ptr<v1::MatchmakingService::Stub> stub_;
-  bool stopped_ = false;
 };
 
 class MatchmakingTest : public table::TableServiceTest {

@@ -5,37 +5,27 @@ namespace kahve::rating {
 using google::protobuf::util::TimeUtil;
 
 RatingServer::RatingServer(const std::string& url, int provisional_games,
-                           absl::Duration drain_period, absl::Duration leaderboard_count_interval)
-    : authenticator_(testing::TestAuthenticator()) {
-  common::PgPoolSettings pool_settings;
-  pool_settings.url = url;
-  pool_settings.size = 4;
-  pool_settings.prepared = RatingStore::PreparedStatements();
-  for (auto& statement : MatchWriter::PreparedStatements())
-    pool_settings.prepared.push_back(std::move(statement));
-  pool_settings.name = "rating";
-  pool_ = std::make_unique<common::PgPool>(pool_settings, &metrics_.registry());
-  store_ = std::make_unique<RatingStore>(pool_.get());
-  workers_ = std::make_unique<common::WorkerPool>(4);
-  rating_metrics_ = std::make_unique<RatingMetrics>(metrics_.registry());
-  service_ = std::make_unique<RatingService>(
-      RatingServiceSettings{.provisional_games = provisional_games,
-                            .page_token_key = "test-key",
-                            .leaderboard_count_interval = leaderboard_count_interval},
-      pool_.get(), store_.get(), authenticator_.get(), workers_.get(), rating_metrics_.get());
-  common::ServerSettings settings;
-  settings.host = "127.0.0.1";
-  settings.metrics_host = "127.0.0.1";
-  settings.drain_period = drain_period;
-  settings.shutdown_deadline = absl::Seconds(5);
-  server_ = std::make_unique<common::GrpcServer>(settings, &metrics_);
-  server_->AddService(service_.get(), v1::RatingService::service_full_name());
-  const absl::Status started = server_->Start();
+                           absl::Duration drain_period, absl::Duration leaderboard_count_interval) {
+  RatingConfig config;
+  config.authenticator = testing::TestAuthenticator();
+  config.pool.url = url;
+  config.pool.size = 4;
+  config.pool.name = "rating";
+  config.server.host = "127.0.0.1";
+  config.server.metrics_host = "127.0.0.1";
+  config.server.drain_period = drain_period;
+  config.server.shutdown_deadline = absl::Seconds(5);
+  config.service = {.provisional_games = provisional_games,
+                    .page_token_key = "test-key",
+                    .leaderboard_count_interval = leaderboard_count_interval};
+  config.workers = 4;
+  process_ = std::make_unique<RatingProcess>(std::move(config));
+  const absl::Status started = process_->Start();
   EXPECT_TRUE(started.ok()) << started;
-  stub_ = v1::RatingService::NewStub(testing::LocalChannel(server_->port()));
+  stub_ = v1::RatingService::NewStub(testing::LocalChannel(process_->port()));
 }
 
-RatingServer::~RatingServer() { server_->Shutdown(); }
+RatingServer::~RatingServer() { process_->Stop(); }
 
 void RatingServiceTest::SetUp() {
   PgTest::SetUp();

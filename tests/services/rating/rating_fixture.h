@@ -15,6 +15,7 @@
 #include "services/common/pg_pool.h"
 #include "services/common/server.h"
 #include "services/common/worker_pool.h"
+#include "services/rating/rating_process.h"
 #include "services/rating/rating_service.h"
 #include "services/rating/rating_store.h"
 #include "tests/services/service_testing.h"
@@ -26,28 +27,21 @@ class RatingServer {
  public:
   // Serves the database at `url`; provisional after fewer than `provisional_games`. Leaderboard
   // players are counted every `leaderboard_count_interval`; with zero only when a test calls
-  // service().CountLeaderboardPlayers().
+  // service().CountLeaderboardPlayers(). The shipped RatingProcess, wired from a config built here.
   RatingServer(const std::string& url, int provisional_games,
                absl::Duration drain_period = absl::ZeroDuration(),
                absl::Duration leaderboard_count_interval = absl::ZeroDuration());
   ~RatingServer();
 
-  int port() const { return server_->port(); }
-  int metrics_port() const { return metrics_.port(); }
-  common::GrpcServer& server() { return *server_; }
-  common::Metrics& metrics() { return metrics_; }
-  RatingService& service() { return *service_; }
+  int port() const { return process_->port(); }
+  int metrics_port() const { return process_->metrics_port(); }
+  common::GrpcServer& server() { return process_->server(); }
+  common::Metrics& metrics() { return process_->metrics(); }
+  RatingService& service() { return process_->service(); }
   v1::RatingService::Stub& stub() { return *stub_; }
 
  private:
-  common::Metrics metrics_;
-  std::unique_ptr<common::Authenticator> authenticator_;
-  std::unique_ptr<common::PgPool> pool_;
-  std::unique_ptr<RatingStore> store_;
-  std::unique_ptr<common::WorkerPool> workers_;
-  std::unique_ptr<RatingMetrics> rating_metrics_;
-  std::unique_ptr<RatingService> service_;
-  std::unique_ptr<common::GrpcServer> server_;
+  std::unique_ptr<RatingProcess> process_;
   std::unique_ptr<v1::RatingService::Stub> stub_;
 };
 

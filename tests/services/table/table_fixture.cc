@@ -17,41 +17,24 @@ TableHostSettings TableServer::DefaultSettings() {
 
 TableServer::TableServer(const std::string& url, const std::string& host_id,
                          TableHostSettings host_settings,
-                         common::StreamBudgetSettings stream_budget)
-    : authenticator_(kahve::testing::TestAuthenticator()) {
-  pool_ = std::make_unique<common::PgPool>(
-      common::PgPoolSettings{.url = url, .size = 4, .name = "table"}, &metrics_.registry());
-  log_ = std::make_unique<EventLog>(EventLogSettings{.url = url, .host_id = host_id}, *pool_,
-                                    metrics_.registry());
-  table_metrics_ = std::make_unique<TableMetrics>(metrics_.registry());
-  const std::string host_settings_key = host_settings.seat_token_key;
-  host_ = std::make_unique<TableHost>(std::move(host_settings), log_.get(), table_metrics_.get());
-  const absl::Status loaded = host_->LoadUnfinished();
-  EXPECT_TRUE(loaded.ok()) << loaded;
-  workers_ = std::make_unique<common::WorkerPool>(2);
-  stream_budget_ = std::make_unique<common::StreamBudget>(stream_budget, &metrics_.budgets());
-  forwarder_ = std::make_unique<TableForwarder>(host_settings_key);
-  service_ = std::make_unique<TableService>(host_.get(), authenticator_.get(), workers_.get(),
-                                            stream_budget_.get(), forwarder_.get());
-  common::ServerSettings settings;
-  settings.host = "127.0.0.1";
-  settings.metrics_host = "127.0.0.1";
-  settings.drain_period = absl::ZeroDuration();
-  settings.shutdown_deadline = absl::Seconds(5);
-  server_ = std::make_unique<common::GrpcServer>(settings, &metrics_);
-  server_->AddService(service_.get(), v1::TableService::service_full_name());
-  const absl::Status started = server_->Start();
+                         common::StreamBudgetSettings stream_budget) {
+  TableConfig config;
+  config.authenticator = kahve::testing::TestAuthenticator();
+  config.pool = {.url = url, .size = 4, .name = "table"};
+  config.server.host = "127.0.0.1";
+  config.server.metrics_host = "127.0.0.1";
+  config.server.drain_period = absl::ZeroDuration();
+  config.server.shutdown_deadline = absl::Seconds(5);
+  config.host_id = host_id;
+  config.host = std::move(host_settings);
+  config.workers = 2;
+  config.streams = stream_budget;
+  config.heartbeat = false;
+  config.relay = false;
+  process_ = std::make_unique<TableProcess>(std::move(config));
+  const absl::Status started = process_->Start();
   EXPECT_TRUE(started.ok()) << started;
-  stub_ = v1::TableService::NewStub(kahve::testing::LocalChannel(server_->port()));
-}
-
-TableServer::~TableServer() { Stop(); }
-
-void TableServer::Stop() {
-  if (stopped_) return;
-  stopped_ = true;
-  server_->Shutdown([this] { host_->BeginShutdown(); });
-  log_->Shutdown();
+  stub_ = v1::TableService::NewStub(kahve::testing::LocalChannel(process_->port()));
 }
 
 UpdateReader::UpdateReader(v1::TableService::Stub& stub, const std::string& player,

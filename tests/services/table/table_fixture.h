@@ -26,6 +26,7 @@
 #include "services/table/event_log.h"
 #include "services/table/outbox.h"
 #include "services/table/table_host.h"
+#include "services/table/table_process.h"
 #include "services/table/table_service.h"
 #include "tests/services/rating/rating_fixture.h"
 #include "tests/support/pg_test_env.h"
@@ -33,7 +34,9 @@
 
 namespace kahve::table {
 
-// One table host process, in-process.
+// One table host, in-process: the shipped TableProcess, wired from a config built here instead of
+// from flags, without its heartbeat and outbox relay (tests write table_hosts and relay results
+// themselves when they need to).
 class TableServer {
  public:
   // The host settings tests run with unless they say otherwise.
@@ -42,34 +45,21 @@ class TableServer {
   TableServer(const std::string& url, const std::string& host_id,
               TableHostSettings settings = DefaultSettings(),
               common::StreamBudgetSettings stream_budget = {});
-  // Stop().
-  ~TableServer();
 
   // The shutdown sequence of main: the server's Shutdown with the host's BeginShutdown hook, then
   // the log. Idempotent.
-  void Stop();
+  void Stop() { process_->Stop(); }
 
-  int port() const { return server_->port(); }
-  int metrics_port() const { return metrics_.port(); }
+  int port() const { return process_->port(); }
+  int metrics_port() const { return process_->metrics_port(); }
   v1::TableService::Stub& stub() { return *stub_; }
-  common::Metrics& metrics() { return metrics_; }
-  common::PgPool& pool() { return *pool_; }
-  TableHost& host() { return *host_; }
+  common::Metrics& metrics() { return process_->metrics(); }
+  common::PgPool& pool() { return process_->pool(); }
+  TableHost& host() { return process_->host(); }
 
  private:
-  common::Metrics metrics_;
-  std::unique_ptr<common::Authenticator> authenticator_;
-  std::unique_ptr<common::PgPool> pool_;
-  std::unique_ptr<EventLog> log_;
-  std::unique_ptr<TableMetrics> table_metrics_;
-  std::unique_ptr<TableHost> host_;
-  std::unique_ptr<common::WorkerPool> workers_;
-  std::unique_ptr<common::StreamBudget> stream_budget_;
-  std::unique_ptr<TableForwarder> forwarder_;
-  std::unique_ptr<TableService> service_;
-  std::unique_ptr<common::GrpcServer> server_;
+  std::unique_ptr<TableProcess> process_;
   std::unique_ptr<v1::TableService::Stub> stub_;
-  bool stopped_ = false;
 };
 
 // A Connect stream read on a thread of its own; every update is kept.
