@@ -60,7 +60,8 @@ done
 [ "$fresh" = 1 ] || { cat "$work/table.log"; echo "kahve-table never registered"; exit 1; }
 # The virtual players share 4 connections: their watch streams are not bounded per connection.
 "$build/services/kahve-matchmaking" --port "$mm_port" --metrics_port "$mm_metrics_port" \
-  --rating_target "127.0.0.1:$rating_port" --pass_interval_ms 50 --away_grace_seconds 3600 \
+  --rating_target "127.0.0.1:$rating_port" --table_target "127.0.0.1:$table_port" \
+  --pass_interval_ms 50 --away_grace_seconds 3600 \
   --max_streams_per_connection 0 --drain_seconds 0 >"$work/matchmaking.log" 2>&1 &
 mm_pid=$!
 kahve_started "$work/matchmaking.log" "$mm_pid" kahve-matchmaking
