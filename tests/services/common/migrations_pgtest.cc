@@ -71,6 +71,19 @@ class MigrateTest : public ::testing::Test {
 
   absl::StatusOr<std::vector<Migration>> Load() const { return LoadMigrations(dir_.path()); }
 
+  // "<ticket_id> <mm_ticket_in_play>" for every ticket, oldest first.
+  std::vector<std::string> TicketsInPlay() const {
+    pqxx::connection connection(url_);
+    pqxx::nontransaction tx(connection);
+    std::vector<std::string> rows;
+    for (const pqxx::row& row :
+         tx.exec("SELECT ticket_id || ' ' || mm_ticket_in_play(state, match_id)::text"
+                 "  FROM mm_tickets ORDER BY enqueued_us")) {
+      rows.push_back(row[0].as<std::string>());
+    }
+    return rows;
+  }
+
   absl::StatusOr<MigrateResult> LoadAndMigrate() const {
     auto migrations = Load();
     if (!migrations.ok()) return migrations.status();
@@ -418,16 +431,9 @@ TEST_F(MigrateTest, TicketsInPlayAreTheQueuedOnesAndThoseWhoseGameGoesOn) {
       Migrate(url_, {embedded.begin(), embedded.begin() + 9});
   ASSERT_TRUE(rest.ok()) << rest.status();
   EXPECT_THAT(rest->applied, ElementsAre(9));
-  pqxx::connection connection(url_);
-  pqxx::nontransaction tx(connection);
-  std::vector<std::string> rows;
-  for (const pqxx::row& row :
-       tx.exec("SELECT ticket_id || ' ' || mm_ticket_in_play(state, match_id)::text"
-               "  FROM mm_tickets ORDER BY enqueued_us")) {
-    rows.push_back(row[0].as<std::string>());
-  }
-  EXPECT_THAT(rows, ElementsAre("waiting true", "placing true", "playing true", "played false",
-                                "no-table false", "cancelled false", "expired false"));
+  EXPECT_THAT(TicketsInPlay(),
+              ElementsAre("waiting true", "placing true", "playing true", "played false",
+                          "no-table false", "cancelled false", "expired false"));
   EXPECT_EQ(Count("SELECT count(*) FROM mm_tickets WHERE released_request_id IS NULL"), 7);
 }
 
@@ -462,21 +468,12 @@ TEST_F(MigrateTest, TicketsInPlayFollowTheGameEndsMatchmakingHeardOf) {
   const absl::StatusOr<MigrateResult> rest = Migrate(url_, embedded);
   ASSERT_TRUE(rest.ok()) << rest.status();
   EXPECT_EQ(rest->applied.front(), 12);
-  pqxx::connection connection(url_);
-  pqxx::nontransaction tx(connection);
-  const auto in_play = [&] {
-    std::vector<std::string> rows;
-    for (const pqxx::row& row :
-         tx.exec("SELECT ticket_id || ' ' || mm_ticket_in_play(state, match_id)::text"
-                 "  FROM mm_tickets ORDER BY enqueued_us")) {
-      rows.push_back(row[0].as<std::string>());
-    }
-    return rows;
-  };
-  EXPECT_THAT(in_play(),
+  EXPECT_THAT(TicketsInPlay(),
               ElementsAre("waiting true", "playing true", "played true", "cancelled false"));
-  tx.exec0("UPDATE mm_matches SET game_over = true WHERE match_id = 'm-played'");
-  EXPECT_THAT(in_play(),
+  EXPECT_EQ(Count("UPDATE mm_matches SET game_over = true WHERE match_id = 'm-played'"
+                  " RETURNING 1"),
+            1);
+  EXPECT_THAT(TicketsInPlay(),
               ElementsAre("waiting true", "playing true", "played false", "cancelled false"));
 }
 
