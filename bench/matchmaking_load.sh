@@ -18,6 +18,9 @@ concurrency="${3:-256}"
 NAME=matchmaking-load
 # shellcheck source=scripts/stack.sh
 source "$root/scripts/stack.sh"
+# The load drivers play each player at machine speed: the servers measured here take calls
+# without a per-identity rate (docs/operations.md, section 8).
+export KAHVE_MAX_CALLS_PER_SECOND=0
 # The CPU seconds (user + system) so far of the given processes, summed.
 cpu_seconds() {
   local ticks=0 pid

@@ -18,6 +18,9 @@ runs="${5:-3}"
 NAME=table-hosts
 # shellcheck source=scripts/stack.sh
 source "$root/scripts/stack.sh"
+# The load drivers play each player at machine speed: the servers measured here take calls
+# without a per-identity rate (docs/operations.md, section 8).
+export KAHVE_MAX_CALLS_PER_SECOND=0
 
 rating_port=$(( port + 1 ))
 "$build/services/rating/kahve-rating" --port "$rating_port" --metrics_port 0 \

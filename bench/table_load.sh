@@ -19,6 +19,9 @@ idle="${5:-10000}"
 NAME=table-load
 # shellcheck source=scripts/stack.sh
 source "$root/scripts/stack.sh"
+# The load drivers play each player at machine speed: the servers measured here take calls
+# without a per-identity rate (docs/operations.md, section 8).
+export KAHVE_MAX_CALLS_PER_SECOND=0
 # start_table LOG HOST_ID PORT: starts kahve-table and waits until it serves; sets started_pid.
 start_table() {
   "$build/services/kahve-table" --port "$3" --metrics_port 0 --host_id "$2" \

@@ -3,9 +3,12 @@
 #include <chrono>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "google/protobuf/descriptor.h"
 #include "prometheus/gauge.h"
 #include "services/common/status.h"
 
@@ -45,23 +48,45 @@ class ServerMetricsInterceptor : public grpc::experimental::Interceptor {
   std::chrono::steady_clock::time_point start_;
 };
 
+// The method paths ("/package.Service/Method") of `services`, from the generated descriptors.
+absl::flat_hash_set<std::string> MethodPaths(const std::vector<std::string>& services) {
+  absl::flat_hash_set<std::string> paths;
+  const auto* pool = google::protobuf::DescriptorPool::generated_pool();
+  for (const std::string& name : services) {
+    const google::protobuf::ServiceDescriptor* service = pool->FindServiceByName(name);
+    if (service == nullptr && name == "grpc.health.v1.Health") {
+      // gRPC's own health service is not built from generated protobuf code.
+      paths.insert("/grpc.health.v1.Health/Check");
+      paths.insert("/grpc.health.v1.Health/Watch");
+    }
+    if (service == nullptr) continue;
+    for (int i = 0; i < service->method_count(); ++i) {
+      paths.insert(absl::StrCat("/", name, "/", service->method(i)->name()));
+    }
+  }
+  return paths;
+}
+
 class ServerMetricsFactory : public grpc::experimental::ServerInterceptorFactoryInterface {
  public:
-  explicit ServerMetricsFactory(Metrics* metrics) : metrics_(metrics) {}
+  ServerMetricsFactory(Metrics* metrics, const std::vector<std::string>& services)
+      : metrics_(metrics), known_(MethodPaths(services)) {}
 
   grpc::experimental::Interceptor* CreateServerInterceptor(
       grpc::experimental::ServerRpcInfo* info) override {
-    // "/package.Service/Method"
-    const std::string full = info->method() == nullptr ? "" : info->method();
-    const size_t slash = full.rfind('/');
-    std::string service =
-        slash == std::string::npos || slash == 0 ? "unknown" : full.substr(1, slash - 1);
-    std::string method = slash == std::string::npos ? full : full.substr(slash + 1);
-    return new ServerMetricsInterceptor(metrics_, std::move(service), std::move(method));
+    // absl's string_view: Debian's Abseil hashes its own, not std's, for a lookup without a copy.
+    const absl::string_view path = info->method() == nullptr ? "" : info->method();
+    if (!known_.contains(path)) {
+      return new ServerMetricsInterceptor(metrics_, "unknown", "unknown");
+    }
+    const size_t slash = path.rfind('/');
+    return new ServerMetricsInterceptor(metrics_, std::string(path.substr(1, slash - 1)),
+                                        std::string(path.substr(slash + 1)));
   }
 
  private:
   Metrics* metrics_;
+  const absl::flat_hash_set<std::string> known_;
 };
 
 }  // namespace
@@ -112,8 +137,8 @@ int Metrics::port() const {
 }
 
 std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>
-Metrics::InterceptorFactory() {
-  return std::make_unique<ServerMetricsFactory>(this);
+Metrics::InterceptorFactory(const std::vector<std::string>& services) {
+  return std::make_unique<ServerMetricsFactory>(this, services);
 }
 
 }  // namespace kahve::common

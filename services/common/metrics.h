@@ -37,8 +37,12 @@ class Metrics {
   // The port /metrics listens on, once serving.
   int port() const;
 
-  // Adds the gRPC server metrics to a server: pass to ServerBuilder::experimental().
-  std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> InterceptorFactory();
+  // Adds the gRPC server metrics to a server: pass to ServerBuilder::experimental(). Only the
+  // methods of `services` (full names, "kahve.v1.TableService") get labels of their own; a call
+  // to any other name counts as grpc_service="unknown", grpc_method="unknown", since a label
+  // taken from what a caller sends would let anyone create series without end.
+  std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> InterceptorFactory(
+      const std::vector<std::string>& services);
 
   prometheus::Family<prometheus::Counter>& grpc_handled() { return *grpc_handled_; }
   prometheus::Family<prometheus::Histogram>& grpc_handling_seconds() {

@@ -40,4 +40,14 @@ std::string Int64ArrayLiteral(const std::vector<int64_t>& items) {
   return literal;
 }
 
+std::string BoolArrayLiteral(const std::vector<bool>& items) {
+  std::string literal = "{";
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) literal.push_back(',');
+    literal.push_back(items[i] ? 't' : 'f');
+  }
+  literal.push_back('}');
+  return literal;
+}
+
 }  // namespace kahve::common

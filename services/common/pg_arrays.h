@@ -25,6 +25,9 @@ std::string HexArrayLiteral(const std::vector<const std::string*>& items);
 // {1,-2,3}, for a bigint[] parameter.
 std::string Int64ArrayLiteral(const std::vector<int64_t>& items);
 
+// {t,f}, for a boolean[] parameter.
+std::string BoolArrayLiteral(const std::vector<bool>& items);
+
 }  // namespace kahve::common
 
 #endif  // KAHVE_SERVICES_COMMON_PG_ARRAYS_H_

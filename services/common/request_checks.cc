@@ -88,7 +88,9 @@ StringRule RuleForField(std::string_view name) {
       name == "leader" || name == "around_player") {
     return StringRule::kPlayerId;
   }
-  if (name.ends_with("_id") || name == "invite_code") return StringRule::kIdentifier;
+  if (name.ends_with("_id") || name.ends_with("_ids") || name == "invite_code") {
+    return StringRule::kIdentifier;
+  }
   if (name.ends_with("_token")) return StringRule::kToken;
   return StringRule::kText;
 }

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "absl/time/time.h"
 #include "grpcpp/grpcpp.h"
 #include "services/common/auth.h"
+#include "services/common/connection_gate.h"
 #include "services/common/memory_trim.h"
 #include "services/common/metrics.h"
 
@@ -28,14 +30,19 @@ struct ServerSettings {
   int metrics_port = 0;  // 0: a free port; -1: no /metrics
   absl::Duration drain_period = absl::Seconds(5);
   absl::Duration shutdown_deadline = absl::Seconds(10);
-  // Finite: connections are closed (GOAWAY) after this long, so clients that balance over DNS
-  // addresses resolve again and reach replicas added since. Only for services of unary calls:
-  // streams still open get 30 s more, then end.
-  absl::Duration max_connection_age = absl::InfiniteDuration();
+  // Connection caps (connection_gate.h) and lifetimes: a connection with no call for
+  // `idle_timeout` is closed; every connection is closed (GOAWAY) after `max_connection_age`
+  // (nullopt: the service's default, an hour unless it sets one; infinite: never), and its calls
+  // still open get `max_connection_age_grace` more, then end (streams resume by after_seq). So
+  // clients that balance over DNS addresses also reach replicas added since.
+  ConnectionCaps connection_caps;
+  absl::Duration idle_timeout = absl::Minutes(5);
+  std::optional<absl::Duration> max_connection_age;
+  absl::Duration max_connection_age_grace = absl::Minutes(5);
 };
 
-// From --host, --port, --metrics_port, --drain_seconds, --shutdown_deadline_seconds; a port flag
-// left at -1 takes the service's default.
+// From --host, --port, --metrics_port, --drain_seconds, --shutdown_deadline_seconds, the
+// connection caps and lifetimes; a port flag left at -1 takes the service's default.
 ServerSettings ServerSettingsFromFlags(int default_port, int default_metrics_port);
 
 class GrpcServer {
@@ -59,6 +66,7 @@ class GrpcServer {
   Metrics* metrics_;
   std::vector<grpc::Service*> services_;
   std::vector<std::string> service_names_;
+  std::unique_ptr<ConnectionGate> gate_;
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<FreedMemoryTrimmer> trimmer_;
   int port_ = 0;

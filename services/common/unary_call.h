@@ -14,6 +14,7 @@
 #include "google/protobuf/message.h"
 #include "grpcpp/grpcpp.h"
 #include "services/common/auth.h"
+#include "services/common/call_gate.h"
 #include "services/common/logging.h"
 #include "services/common/request_checks.h"
 #include "services/common/server.h"
@@ -22,28 +23,18 @@
 
 namespace kahve::common {
 
-// The one gate of every call, unary or streaming: the caller, when authenticated, holding `role`
-// (unless it is null), and when every string of `request` passes CheckRequestStrings; otherwise
-// UNAUTHENTICATED, PERMISSION_DENIED or INVALID_ARGUMENT, before anything is looked up.
-inline absl::StatusOr<Identity> AcceptCall(const Authenticator& authenticator,
-                                           const grpc::CallbackServerContext& context,
+// The gate of every call (call_gate.h).
+inline absl::StatusOr<Identity> AcceptCall(CallGate& gate, grpc::CallbackServerContext& context,
                                            const char* role,
                                            const google::protobuf::Message& request) {
-  auto identity = AuthenticateCall(authenticator, context);
-  if (!identity.ok()) return identity.status();
-  if (role != nullptr) {
-    if (absl::Status allowed = RequireRole(*identity, role); !allowed.ok()) return allowed;
-  }
-  if (absl::Status checked = CheckRequestStrings(request); !checked.ok()) return checked;
-  return identity;
+  return gate.Accept(context, role, request);
 }
 
 // AcceptCall for a unary call: on a refusal the call is finished with it and nullopt returned.
-inline std::optional<Identity> AuthorizeUnary(const Authenticator& authenticator,
-                                              grpc::CallbackServerContext& context,
+inline std::optional<Identity> AuthorizeUnary(CallGate& gate, grpc::CallbackServerContext& context,
                                               grpc::ServerUnaryReactor* reactor, const char* role,
                                               const google::protobuf::Message& request) {
-  auto identity = AcceptCall(authenticator, context, role, request);
+  auto identity = AcceptCall(gate, context, role, request);
   if (!identity.ok()) {
     reactor->Finish(ToGrpcStatus(identity.status()));
     return std::nullopt;

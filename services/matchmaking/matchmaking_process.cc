@@ -83,6 +83,7 @@ absl::StatusOr<MatchmakingConfig> MatchmakingConfigFromFlags(const common::Serve
   auto authenticator = common::AuthenticatorFromFlags();
   if (!authenticator.ok()) return authenticator.status();
   config.authenticator = *std::move(authenticator);
+  config.call_rate = common::CallRateSettingsFromFlags();
   auto pool = common::PgPoolSettingsFromFlags("matchmaking");
   if (!pool.ok()) return pool.status();
   config.pool = *std::move(pool);
@@ -121,9 +122,10 @@ MatchmakingProcess::MatchmakingProcess(MatchmakingConfig config)
       queues_(config_.queues, &metrics_.budgets()),
       watchers_(&store_, config_.watch_poll, absl::Hours(1), &streams_, config_.matchmaker.clock),
       workers_(config_.workers > 0 ? config_.workers : pool_.size()),
+      gate_(config_.authenticator.get(), config_.call_rate, &metrics_.registry()),
       writer_(&store_, config_.enqueue_batch, config_.matchmaker.clock),
       service_({.ticket_ttl = config_.matchmaker.ticket_ttl, .clock = config_.matchmaker.clock},
-               &store_, &writer_, &watchers_, config_.authenticator.get(), &workers_,
+               &store_, &writer_, &watchers_, &gate_, &workers_,
                &mm_metrics_, &tables_, &queues_),
       server_(config_.server, &metrics_),
       matchmaker_(WithDatabase(config_.matchmaker, config_.pool.url), &store_, &ratings_, &placer_,

@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "services/common/call_gate.h"
 #include "services/common/auth.h"
 #include "services/common/budget.h"
 #include "services/common/metrics.h"
@@ -33,6 +34,8 @@ namespace kahve::matchmaking {
 
 struct MatchmakingConfig {
   std::unique_ptr<common::Authenticator> authenticator;
+  // Per-identity call rate (--max_calls_per_second); off unless set.
+  common::CallRateSettings call_rate;
   common::PgPoolSettings pool;
   common::ServerSettings server;
   // Service-role bearer token (without "Bearer ") for the table and rating services.
@@ -89,6 +92,7 @@ class MatchmakingProcess final : public common::ServiceProcess {
   QueueBudget queues_;
   TicketWatchers watchers_;
   common::WorkerPool workers_;
+  common::CallGate gate_;
   // Before the server: Enqueues still in a batch are answered before it goes.
   TicketWriter writer_;
   MatchmakingService service_;

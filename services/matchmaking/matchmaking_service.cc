@@ -17,14 +17,14 @@ namespace kahve::matchmaking {
 
 MatchmakingService::MatchmakingService(MatchmakingServiceSettings settings, MatchmakingStore* store,
                                        TicketWriter* writer, TicketWatchers* watchers,
-                                       const common::Authenticator* authenticator,
+                                       common::CallGate* gate,
                                        common::WorkerPool* workers, MatchmakingMetrics* metrics,
                                        TableDirectory* tables, QueueBudget* budget)
     : settings_(std::move(settings)),
       store_(store),
       writer_(writer),
       watchers_(watchers),
-      authenticator_(authenticator),
+      gate_(gate),
       workers_(workers),
       metrics_(metrics),
       tables_(tables),
@@ -48,7 +48,7 @@ grpc::ServerUnaryReactor* MatchmakingService::Offload(grpc::CallbackServerContex
                                                       const google::protobuf::Message& request,
                                                       const char* method, Work work) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  auto identity = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, request);
+  auto identity = common::AuthorizeUnary(*gate_, *context, reactor, nullptr, request);
   if (!identity) return reactor;
   common::FinishOffloaded(
       *workers_, context, reactor, absl::StrCat("MatchmakingService.", method),
@@ -124,7 +124,7 @@ grpc::ServerUnaryReactor* MatchmakingService::Enqueue(grpc::CallbackServerContex
                                                       const v1::EnqueueRequest* request,
                                                       v1::EnqueueResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  auto identity = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, *request);
+  auto identity = common::AuthorizeUnary(*gate_, *context, reactor, nullptr, *request);
   if (!identity) return reactor;
   common::FinishOffloadedAsync(*workers_, context, reactor, "MatchmakingService.Enqueue",
                                [this, caller = identity->subject, request, response](auto finish) {
@@ -153,7 +153,7 @@ grpc::ServerUnaryReactor* MatchmakingService::Enqueue(grpc::CallbackServerContex
 
 grpc::ServerWriteReactor<v1::TicketUpdate>* MatchmakingService::WatchTicket(
     grpc::CallbackServerContext* context, const v1::WatchTicketRequest* request) {
-  auto identity = common::AcceptCall(*authenticator_, *context, nullptr, *request);
+  auto identity = common::AcceptCall(*gate_, *context, nullptr, *request);
   absl::Status refused = identity.status();
   if (refused.ok() && request->ticket_id().empty()) {
     refused = absl::InvalidArgumentError("ticket_id: required");
@@ -161,7 +161,7 @@ grpc::ServerWriteReactor<v1::TicketUpdate>* MatchmakingService::WatchTicket(
   // A stream that only ends: the watchers' bookkeeping is for streams that run.
   if (!refused.ok()) return RefusedWatch(common::ToGrpcStatus(refused));
   // Whether the ticket exists and is the caller's is checked by the watchers' first read.
-  return watchers_->Open(request->ticket_id(), identity->subject, context->peer());
+  return watchers_->Open(request->ticket_id(), identity->subject, common::PeerAddress(*context));
 }
 
 grpc::ServerUnaryReactor* MatchmakingService::CancelTicket(grpc::CallbackServerContext* context,

@@ -11,6 +11,7 @@
 #include "absl/time/time.h"
 #include "kahve/v1/matchmaking.grpc.pb.h"
 #include "services/common/auth.h"
+#include "services/common/call_gate.h"
 #include "services/common/clock.h"
 #include "services/common/worker_pool.h"
 #include "services/matchmaking/mm_metrics.h"
@@ -37,7 +38,7 @@ class MatchmakingService final : public v1::MatchmakingService::CallbackService 
   // Enqueue's ticket (queue_budget.h).
   MatchmakingService(MatchmakingServiceSettings settings, MatchmakingStore* store,
                      TicketWriter* writer, TicketWatchers* watchers,
-                     const common::Authenticator* authenticator, common::WorkerPool* workers,
+                     common::CallGate* gate, common::WorkerPool* workers,
                      MatchmakingMetrics* metrics, TableDirectory* tables,
                      QueueBudget* budget = nullptr);
 
@@ -89,7 +90,7 @@ class MatchmakingService final : public v1::MatchmakingService::CallbackService 
   MatchmakingStore* store_;
   TicketWriter* writer_;
   TicketWatchers* watchers_;
-  const common::Authenticator* authenticator_;
+  common::CallGate* gate_;
   common::WorkerPool* workers_;
   MatchmakingMetrics* metrics_;
   TableDirectory* tables_;

@@ -20,7 +20,7 @@ std::string Placer::ClientEndpointFor(const std::string& host_endpoint) const {
   return settings_.client_endpoint.empty() ? host_endpoint : settings_.client_endpoint;
 }
 
-v1::TableService::Stub& Placer::StubFor(const std::string& endpoint) {
+std::shared_ptr<v1::TableService::Stub> Placer::StubFor(const std::string& endpoint) {
   return stubs_.For(endpoint);
 }
 
@@ -75,7 +75,7 @@ std::vector<absl::Duration> Placer::PlaceNew(const std::vector<PendingMatch>& ma
     }
     Authorize(call.context);
     StubFor(host->endpoint)
-        .async()
+        ->async()
         ->CreateTable(&call.context, &matches[i].request, &call.placement.table,
                       [batch, &call](grpc::Status status) {
                         // The last use of `call`: once finished is counted, this frame may go on.
@@ -159,7 +159,7 @@ absl::StatusOr<std::vector<absl::Duration>> Placer::Place(const PendingMatch& ma
     Authorize(context);
     Placement placement{.match = &match, .endpoint = ClientEndpointFor(host.endpoint)};
     const grpc::Status status =
-        StubFor(host.endpoint).CreateTable(&context, match.request, &placement.table);
+        StubFor(host.endpoint)->CreateTable(&context, match.request, &placement.table);
     if (status.ok()) return store_->CompletePlacements({placement}, settings_.clock->Now());
     last = absl::UnavailableError(absl::StrCat("CreateTable on ", host.host_id, " (", host.endpoint,
                                                "): ", status.error_message()));

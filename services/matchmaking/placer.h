@@ -55,7 +55,7 @@ class Placer {
                                        const std::vector<TableHostRow>& hosts);
 
  private:
-  v1::TableService::Stub& StubFor(const std::string& endpoint);
+  std::shared_ptr<v1::TableService::Stub> StubFor(const std::string& endpoint);
   // What players are told for a table created at `host_endpoint`.
   std::string ClientEndpointFor(const std::string& host_endpoint) const;
   void Authorize(grpc::ClientContext& context) const;

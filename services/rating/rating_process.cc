@@ -21,6 +21,7 @@ absl::StatusOr<RatingConfig> RatingConfigFromFlags(const common::ServerSettings&
   auto authenticator = common::AuthenticatorFromFlags();
   if (!authenticator.ok()) return authenticator.status();
   config.authenticator = *std::move(authenticator);
+  config.call_rate = common::CallRateSettingsFromFlags();
   auto pool = common::PgPoolSettingsFromFlags("rating");
   if (!pool.ok()) return pool.status();
   config.pool = *std::move(pool);
@@ -28,8 +29,12 @@ absl::StatusOr<RatingConfig> RatingConfigFromFlags(const common::ServerSettings&
   if (!settings.ok()) return settings.status();
   config.service = *std::move(settings);
   config.server = server;
-  // Only unary calls: clients may be sent to reconnect, which spreads them over new replicas.
-  config.server.max_connection_age = absl::Minutes(5);
+  // Only unary calls: clients may be sent to reconnect often, which spreads them over new
+  // replicas.
+  if (!config.server.max_connection_age.has_value()) {
+    config.server.max_connection_age = absl::Minutes(5);
+    config.server.max_connection_age_grace = absl::Seconds(30);
+  }
   return config;
 }
 
@@ -38,8 +43,9 @@ RatingProcess::RatingProcess(RatingConfig config)
       pool_(WithStatements(config_.pool), &metrics_.registry()),
       store_(&pool_),
       workers_(config_.workers > 0 ? config_.workers : pool_.size()),
+      gate_(config_.authenticator.get(), config_.call_rate, &metrics_.registry()),
       rating_metrics_(metrics_.registry()),
-      service_(config_.service, &pool_, &store_, config_.authenticator.get(), &workers_,
+      service_(config_.service, &pool_, &store_, &gate_, &workers_,
                &rating_metrics_),
       server_(config_.server, &metrics_) {
   server_.AddService(&service_, v1::RatingService::service_full_name());

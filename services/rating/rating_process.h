@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "absl/status/statusor.h"
+#include "services/common/call_gate.h"
 #include "services/common/auth.h"
 #include "services/common/metrics.h"
 #include "services/common/pg_pool.h"
@@ -21,6 +22,8 @@ namespace kahve::rating {
 
 struct RatingConfig {
   std::unique_ptr<common::Authenticator> authenticator;
+  // Per-identity call rate (--max_calls_per_second); off unless set.
+  common::CallRateSettings call_rate;
   // Its prepared statements are added by RatingProcess.
   common::PgPoolSettings pool;
   common::ServerSettings server;
@@ -50,6 +53,7 @@ class RatingProcess final : public common::ServiceProcess {
   common::PgPool pool_;
   RatingStore store_;
   common::WorkerPool workers_;
+  common::CallGate gate_;
   RatingMetrics rating_metrics_;
   RatingService service_;
   common::GrpcServer server_;

@@ -194,11 +194,11 @@ prometheus::Histogram& RatingMetrics::SigmaChange(const std::string& ruleset) {
 }
 
 RatingService::RatingService(RatingServiceSettings settings, common::PgPool* pool,
-                             RatingStore* store, const common::Authenticator* authenticator,
+                             RatingStore* store, common::CallGate* gate,
                              common::WorkerPool* workers, RatingMetrics* metrics)
     : settings_(std::move(settings)),
       store_(store),
-      authenticator_(authenticator),
+      gate_(gate),
       workers_(workers),
       metrics_(metrics),
       tokens_(settings_.page_token_key),
@@ -262,7 +262,7 @@ grpc::ServerUnaryReactor* RatingService::Offload(grpc::CallbackServerContext* co
                                                  const google::protobuf::Message& request,
                                                  const char* method, const char* role, Work work) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (!common::AuthorizeUnary(*authenticator_, *context, reactor, role, request)) return reactor;
+  if (!common::AuthorizeUnary(*gate_, *context, reactor, role, request)) return reactor;
   common::FinishOffloaded(*workers_, context, reactor, absl::StrCat("RatingService.", method),
                           std::move(work));
   return reactor;
@@ -274,7 +274,7 @@ grpc::ServerUnaryReactor* RatingService::RecordMatch(grpc::CallbackServerContext
                                                      const v1::RecordMatchRequest* request,
                                                      v1::RecordMatchResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (!common::AuthorizeUnary(*authenticator_, *context, reactor, common::kRoleService,
+  if (!common::AuthorizeUnary(*gate_, *context, reactor, common::kRoleService,
                               *request)) {
     return reactor;
   }

@@ -19,6 +19,7 @@
 #include "prometheus/gauge.h"
 #include "prometheus/histogram.h"
 #include "services/common/auth.h"
+#include "services/common/call_gate.h"
 #include "services/common/clock.h"
 #include "services/common/metrics.h"
 #include "services/common/page_token.h"
@@ -74,7 +75,7 @@ class RatingService final : public v1::RatingService::CallbackService {
   // Counts the leaderboards' players on a thread of its own, at once and then every
   // settings.leaderboard_count_interval (unless zero).
   RatingService(RatingServiceSettings settings, common::PgPool* pool, RatingStore* store,
-                const common::Authenticator* authenticator, common::WorkerPool* workers,
+                common::CallGate* gate, common::WorkerPool* workers,
                 RatingMetrics* metrics);
   // Stops the counting thread; the writer then records what is still queued.
   ~RatingService() override;
@@ -129,7 +130,7 @@ class RatingService final : public v1::RatingService::CallbackService {
 
   RatingServiceSettings settings_;
   RatingStore* store_;
-  const common::Authenticator* authenticator_;
+  common::CallGate* gate_;
   common::WorkerPool* workers_;
   RatingMetrics* metrics_;
   common::PageTokenSigner tokens_;

@@ -4,6 +4,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "services/common/connection_gate.h"
 #include "services/common/sha256.h"
 #include "services/table/seat_tokens.h"
 
@@ -26,12 +27,13 @@ class StreamRelay : public grpc::ClientReadReactor<v1::TableUpdate> {
   StreamRelay(std::shared_ptr<grpc::ClientContext> context, UpdateStream* stream)
       : context_(std::move(context)), stream_(stream) {}
 
-  void Start(v1::TableService::Stub& stub, const v1::ConnectRequest& request) {
+  void Start(v1::TableService::Stub* stub, const v1::ConnectRequest& request) {
     request_ = request;
     stream_->Hold();
-    // The client leaving cancels the holder's stream (the context outlives this relay).
-    stream_->set_on_cancel([context = context_] { context->TryCancel(); });
-    stub.async()->Connect(context_.get(), &request_, this);
+    // The client's stream ending (the client left, or read too slowly and was cut) cancels the
+    // holder's stream, so the holder frees its side at once (the context outlives this relay).
+    stream_->set_on_end([context = context_] { context->TryCancel(); });
+    stub->async()->Connect(context_.get(), &request_, this);
     StartRead(&update_);
     StartCall();
   }
@@ -50,7 +52,7 @@ class StreamRelay : public grpc::ClientReadReactor<v1::TableUpdate> {
   }
 
   void OnDone(const grpc::Status& status) override {
-    stream_->End(status);
+    stream_->End(TableForwarder::ForClient(status));
     stream_->Release();
     delete this;
   }
@@ -67,8 +69,20 @@ class StreamRelay : public grpc::ClientReadReactor<v1::TableUpdate> {
 
 TableForwarder::TableForwarder(std::string key) : key_(std::move(key)) {}
 
-v1::TableService::Stub& TableForwarder::StubFor(const std::string& endpoint) {
+std::shared_ptr<v1::TableService::Stub> TableForwarder::StubFor(const std::string& endpoint) {
   return stubs_.For(endpoint);
+}
+
+grpc::Status TableForwarder::ForClient(const grpc::Status& status) {
+  // gRPC's own words for an unreachable peer quote its address ("ipv4:10.0.3.7:50052: ...").
+  if (status.error_code() != grpc::StatusCode::UNAVAILABLE &&
+      status.error_code() != grpc::StatusCode::UNKNOWN) {
+    return status;
+  }
+  return grpc::Status(status.error_code(),
+                      "the table's host is unavailable; retry shortly (streams: reconnect with "
+                      "after_seq)",
+                      status.error_details());
 }
 
 std::string TableForwarder::MarkerFor(const std::string& peer) const {
@@ -80,8 +94,9 @@ std::shared_ptr<grpc::ClientContext> TableForwarder::ContextFor(
   auto context = std::make_shared<grpc::ClientContext>();
   const std::string authorization = MetadataValue(server, "authorization");
   if (!authorization.empty()) context->AddMetadata("authorization", authorization);
-  context->AddMetadata(kForwardedFor, server.peer());
-  context->AddMetadata(kForwardedMac, MarkerFor(server.peer()));
+  const std::string peer = common::PeerAddress(server);
+  context->AddMetadata(kForwardedFor, peer);
+  context->AddMetadata(kForwardedMac, MarkerFor(peer));
   context->set_deadline(server.deadline());
   return context;
 }
@@ -100,7 +115,7 @@ void TableForwarder::ForwardStream(const grpc::CallbackServerContext& server,
                                    const std::string& endpoint, const v1::ConnectRequest& request,
                                    UpdateStream* stream) {
   auto* relay = new StreamRelay(ContextFor(server), stream);
-  relay->Start(StubFor(endpoint), request);
+  relay->Start(StubFor(endpoint).get(), request);
 }
 
 }  // namespace kahve::table

@@ -25,7 +25,10 @@ class TableForwarder {
   explicit TableForwarder(std::string key);
 
   // A stub for the host at `endpoint` (one channel per endpoint, kept).
-  v1::TableService::Stub& StubFor(const std::string& endpoint);
+  std::shared_ptr<v1::TableService::Stub> StubFor(const std::string& endpoint);
+  // The status to give the client for a forwarded call's `status`: the holder's answer as it is,
+  // except that a failure to reach the holder never names an address inside the cluster.
+  static grpc::Status ForClient(const grpc::Status& status);
   // A context to forward the call `server` got: its authorization, deadline, and the marker.
   std::shared_ptr<grpc::ClientContext> ContextFor(const grpc::CallbackServerContext& server) const;
   // The client's address when `server`'s call was forwarded by another host (an authentic

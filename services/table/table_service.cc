@@ -14,11 +14,11 @@ constexpr int kDefaultPageSize = 50;
 
 }  // namespace
 
-TableService::TableService(TableHost* host, const common::Authenticator* authenticator,
+TableService::TableService(TableHost* host, common::CallGate* gate,
                            common::WorkerPool* workers, common::StreamBudget* stream_budget,
                            TableForwarder* forwarder)
     : host_(host),
-      authenticator_(authenticator),
+      gate_(gate),
       workers_(workers),
       stream_budget_(stream_budget),
       forwarder_(forwarder) {}
@@ -53,8 +53,9 @@ void TableService::WithTableHere(grpc::CallbackServerContext* context,
         return;
       }
       std::shared_ptr<grpc::ClientContext> onward = forwarder_->ContextFor(*context);
-      forward(forwarder_->StubFor(holder), onward.get(),
-              [onward, reactor](grpc::Status status) { reactor->Finish(status); });
+      forward(*forwarder_->StubFor(holder), onward.get(), [onward, reactor](grpc::Status status) {
+        reactor->Finish(TableForwarder::ForClient(status));
+      });
     });
   });
 }
@@ -64,7 +65,7 @@ grpc::ServerUnaryReactor* TableService::CreateTable(grpc::CallbackServerContext*
                                                     v1::CreateTableResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   const auto caller =
-      common::AuthorizeUnary(*authenticator_, *context, reactor, common::kRoleService, *request);
+      common::AuthorizeUnary(*gate_, *context, reactor, common::kRoleService, *request);
   if (!caller) return reactor;
   auto finish = [reactor, response](absl::StatusOr<v1::CreateTableResponse> created) {
     if (created.ok()) *response = std::move(created).value();
@@ -91,10 +92,10 @@ grpc::ServerWriteReactor<v1::TableUpdate>* TableService::Connect(
     grpc::CallbackServerContext* context, const v1::ConnectRequest* request) {
   const std::string table_id = request->table_id();
   // A stream another host forwarded counts against its client's connection, not that host's.
-  const std::string peer = forwarder_ == nullptr
-                               ? context->peer()
-                               : forwarder_->ForwardedFor(*context).value_or(context->peer());
-  auto identity = common::AcceptCall(*authenticator_, *context, nullptr, *request);
+  const std::string own_peer = common::PeerAddress(*context);
+  const std::string peer =
+      forwarder_ == nullptr ? own_peer : forwarder_->ForwardedFor(*context).value_or(own_peer);
+  auto identity = common::AcceptCall(*gate_, *context, nullptr, *request);
   absl::Status admitted = identity.status();
   common::StreamBudget* counted_in = nullptr;
   if (admitted.ok() && stream_budget_ != nullptr) {
@@ -139,7 +140,7 @@ grpc::ServerUnaryReactor* TableService::Play(grpc::CallbackServerContext* contex
   // Real time, not the host's clock: it only times the call for the move_seconds histogram.
   const absl::Time received = absl::Now();
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, *request);
+  const auto caller = common::AuthorizeUnary(*gate_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
   TableHost::PlayDone answer = [reactor, response](absl::Status status, v1::PlayResponse played,
                                                    std::optional<v1::PlayRejection> rejection) {
@@ -165,9 +166,11 @@ grpc::ServerUnaryReactor* TableService::Play(grpc::CallbackServerContext* contex
                       !holder.empty()) {
                     // The holder's answer as it is, a rejection's details included.
                     std::shared_ptr<grpc::ClientContext> onward = forwarder_->ContextFor(*context);
-                    forwarder_->StubFor(holder).async()->Play(
+                    forwarder_->StubFor(holder)->async()->Play(
                         onward.get(), request, response,
-                        [onward, reactor](grpc::Status status) { reactor->Finish(status); });
+                        [onward, reactor](grpc::Status status) {
+                          reactor->Finish(TableForwarder::ForClient(status));
+                        });
                     return;
                   }
                   if (!adopted.ok()) {
@@ -184,7 +187,7 @@ grpc::ServerUnaryReactor* TableService::GetView(grpc::CallbackServerContext* con
                                                 const v1::GetViewRequest* request,
                                                 v1::GetViewResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, *request);
+  const auto caller = common::AuthorizeUnary(*gate_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
   WithTableHere<v1::GetViewResponse>(
       context, reactor, request->table_id(),
@@ -204,7 +207,7 @@ grpc::ServerUnaryReactor* TableService::GetHints(grpc::CallbackServerContext* co
                                                  const v1::GetHintsRequest* request,
                                                  v1::GetHintsResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, *request);
+  const auto caller = common::AuthorizeUnary(*gate_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
   WithTableHere<v1::GetHintsResponse>(
       context, reactor, request->table_id(),
@@ -224,7 +227,7 @@ grpc::ServerUnaryReactor* TableService::Resign(grpc::CallbackServerContext* cont
                                                const v1::ResignRequest* request,
                                                v1::ResignResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, *request);
+  const auto caller = common::AuthorizeUnary(*gate_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
   WithTableHere<v1::ResignResponse>(
       context, reactor, request->table_id(),
@@ -244,7 +247,7 @@ grpc::ServerUnaryReactor* TableService::ListHosts(grpc::CallbackServerContext* c
                                                   const v1::ListHostsRequest* request,
                                                   v1::ListHostsResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (!common::AuthorizeUnary(*authenticator_, *context, reactor, common::kRoleService, *request)) {
+  if (!common::AuthorizeUnary(*gate_, *context, reactor, common::kRoleService, *request)) {
     return reactor;
   }
   common::FinishOffloaded(*workers_, context, reactor, "TableService.ListHosts", [this, response] {
@@ -265,7 +268,7 @@ grpc::ServerUnaryReactor* TableService::GetMatchStates(grpc::CallbackServerConte
                                                        const v1::GetMatchStatesRequest* request,
                                                        v1::GetMatchStatesResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (!common::AuthorizeUnary(*authenticator_, *context, reactor, common::kRoleService, *request)) {
+  if (!common::AuthorizeUnary(*gate_, *context, reactor, common::kRoleService, *request)) {
     return reactor;
   }
   if (request->match_ids_size() > kMaxPageSize) {
@@ -294,7 +297,7 @@ grpc::ServerUnaryReactor* TableService::ListTables(grpc::CallbackServerContext* 
                                                    v1::ListTablesResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   const auto caller =
-      common::AuthorizeUnary(*authenticator_, *context, reactor, common::kRoleAdmin, *request);
+      common::AuthorizeUnary(*gate_, *context, reactor, common::kRoleAdmin, *request);
   if (!caller) return reactor;
   if (request->page_size() < 0 || request->page_size() > kMaxPageSize) {
     reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "page_size: must be 0..100"));
@@ -317,7 +320,7 @@ grpc::ServerUnaryReactor* TableService::GetReplay(grpc::CallbackServerContext* c
                                                   const v1::GetReplayRequest* request,
                                                   v1::Replay* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, *request);
+  const auto caller = common::AuthorizeUnary(*gate_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
   if (request->table_id().empty()) {
     reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "table_id: required"));
@@ -337,7 +340,7 @@ grpc::ServerUnaryReactor* TableService::CreatePracticeTable(
     v1::CreatePracticeTableResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   // Any player may open a practice table for themselves: it is never rated.
-  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, *request);
+  const auto caller = common::AuthorizeUnary(*gate_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
   host_->CreatePracticeTable(
       *caller, *request,
@@ -353,7 +356,7 @@ grpc::ServerUnaryReactor* TableService::Practice(grpc::CallbackServerContext* co
                                                  v1::PracticeResponse* response,
                                                  v1::PracticeChange::Kind kind) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  const auto caller = common::AuthorizeUnary(*authenticator_, *context, reactor, nullptr, *request);
+  const auto caller = common::AuthorizeUnary(*gate_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
   WithTableHere<v1::PracticeResponse>(
       context, reactor, request->table_id(),

@@ -6,6 +6,7 @@
 
 #include "kahve/v1/table.grpc.pb.h"
 #include "services/common/auth.h"
+#include "services/common/call_gate.h"
 #include "services/common/budget.h"
 #include "services/common/worker_pool.h"
 #include "services/table/table_forwarder.h"
@@ -17,7 +18,7 @@ class TableService final : public v1::TableService::CallbackService {
  public:
   // `workers` runs the calls that may block on the database (GetReplay of a stored table);
   // `stream_budget` (null: unlimited) counts Connect streams per identity and per connection.
-  TableService(TableHost* host, const common::Authenticator* authenticator,
+  TableService(TableHost* host, common::CallGate* gate,
                common::WorkerPool* workers, common::StreamBudget* stream_budget,
                TableForwarder* forwarder = nullptr);
 
@@ -94,7 +95,7 @@ class TableService final : public v1::TableService::CallbackService {
                                      v1::PracticeResponse* response, v1::PracticeChange::Kind kind);
 
   TableHost* host_;
-  const common::Authenticator* authenticator_;
+  common::CallGate* gate_;
   common::WorkerPool* workers_;
   common::StreamBudget* stream_budget_;
   TableForwarder* forwarder_;

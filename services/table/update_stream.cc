@@ -70,8 +70,15 @@ std::optional<grpc::Status> UpdateStream::OverBudget(int64_t bytes) {
   return std::nullopt;
 }
 
+std::function<void()> UpdateStream::SetEnd(grpc::Status status) {
+  if (end_.has_value()) return nullptr;
+  end_ = std::move(status);
+  return std::move(on_end_);
+}
+
 void UpdateStream::Queue(v1::TableUpdate update, bool budgeted) {
   Next next = Next::kNothing;
+  std::function<void()> hook;
   {
     absl::MutexLock lock(&mu_);
     if (end_.has_value()) return;
@@ -82,7 +89,7 @@ void UpdateStream::Queue(v1::TableUpdate update, bool budgeted) {
     if (budgeted) refused = OverBudget(bytes);
     if (refused.has_value()) {
       DropWaiting();
-      end_ = std::move(refused);
+      hook = SetEnd(*std::move(refused));
     } else {
       queue_.push_back(std::move(update));
       queue_bytes_.push_back(bytes);
@@ -91,17 +98,20 @@ void UpdateStream::Queue(v1::TableUpdate update, bool budgeted) {
     }
     next = NextStep();
   }
+  if (hook) hook();
   Do(next);
 }
 
 void UpdateStream::End(grpc::Status status) {
   Next next = Next::kNothing;
+  std::function<void()> hook;
   {
     absl::MutexLock lock(&mu_);
     if (end_.has_value()) return;
-    end_ = std::move(status);
+    hook = SetEnd(std::move(status));
     next = NextStep();
   }
+  if (hook) hook();
   Do(next);
 }
 
@@ -172,6 +182,7 @@ void UpdateStream::Do(Next next) {
 
 void UpdateStream::OnWriteDone(bool ok) {
   Next next = Next::kNothing;
+  std::function<void()> hook;
   {
     absl::MutexLock lock(&mu_);
     writing_ = false;
@@ -179,10 +190,11 @@ void UpdateStream::OnWriteDone(bool ok) {
     if (!ok) {
       // The client is gone: nothing more will be written.
       DropWaiting();
-      if (!end_.has_value()) end_ = grpc::Status(grpc::StatusCode::UNAVAILABLE, "write failed");
+      hook = SetEnd(grpc::Status(grpc::StatusCode::UNAVAILABLE, "write failed"));
     }
     next = NextStep();
   }
+  if (hook) hook();
   Do(next);
 }
 
@@ -192,20 +204,18 @@ void UpdateStream::OnCancel() {
   {
     absl::MutexLock lock(&mu_);
     DropWaiting();
-    if (!end_.has_value()) end_ = grpc::Status::CANCELLED;
-    cancelled_ = true;
-    hook = std::move(on_cancel_);
+    hook = SetEnd(grpc::Status::CANCELLED);
     next = NextStep();
   }
   if (hook) hook();
   Do(next);
 }
 
-void UpdateStream::set_on_cancel(std::function<void()> hook) {
+void UpdateStream::set_on_end(std::function<void()> hook) {
   {
     absl::MutexLock lock(&mu_);
-    if (!cancelled_) {
-      on_cancel_ = std::move(hook);
+    if (!end_.has_value()) {
+      on_end_ = std::move(hook);
       return;
     }
   }

@@ -75,9 +75,10 @@ class UpdateStream : public grpc::ServerWriteReactor<v1::TableUpdate> {
   // which finishes the stream if it ended meanwhile.
   void Hold();
   void Release();
-  // Runs `hook` when the client cancels the stream (at once if it has already): a relayed stream
-  // cancels its source there.
-  void set_on_cancel(std::function<void()> hook);
+  // Runs `hook` once, when the stream ends for any reason: the client cancels or goes away, it
+  // falls behind a budget, or End (at once if it has ended already). A relayed stream cancels its
+  // source there, so the host holding the table lets go of its side too.
+  void set_on_end(std::function<void()> hook);
 
   // Kept by the table, under the table's lock: whether the first message (snapshot or missed
   // updates) went out, and the seq this stream has seen up to.
@@ -97,6 +98,8 @@ class UpdateStream : public grpc::ServerWriteReactor<v1::TableUpdate> {
   Next NextStep() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Do(Next next);
   void Queue(v1::TableUpdate update, bool budgeted);
+  // Sets end_ (if unset) and hands back the end hook to run once mu_ is released.
+  std::function<void()> SetEnd(grpc::Status status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The refusal `update` meets, if queuing it would pass a budget.
   std::optional<grpc::Status> OverBudget(int64_t bytes) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Drops the queued updates after the one being written (when one is).
@@ -114,8 +117,7 @@ class UpdateStream : public grpc::ServerWriteReactor<v1::TableUpdate> {
   bool finishing_ ABSL_GUARDED_BY(mu_) = false;
   int holds_ ABSL_GUARDED_BY(mu_) = 0;
   std::optional<grpc::Status> end_ ABSL_GUARDED_BY(mu_);
-  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
-  std::function<void()> on_cancel_ ABSL_GUARDED_BY(mu_);
+  std::function<void()> on_end_ ABSL_GUARDED_BY(mu_);
   grpc::Status final_status_ ABSL_GUARDED_BY(mu_);
 };
 

@@ -1,6 +1,7 @@
 #include "tests/abuse/served_stack.h"
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,7 +35,7 @@ std::string ReadFile(const std::string& path) {
 }  // namespace
 
 ServedStack::ServedStack(const std::string& database_url,
-                         const std::vector<std::string>& extra_flags) {
+                         const std::vector<std::string>& extra_flags, int open_files_limit) {
   char path[] = "/tmp/kahve-abuse-XXXXXX";
   const int fd = mkstemp(path);
   log_path_ = path;
@@ -54,6 +55,11 @@ ServedStack::ServedStack(const std::string& database_url,
   if (pid_ == 0) {
     dup2(fd, STDOUT_FILENO);
     dup2(fd, STDERR_FILENO);
+    if (open_files_limit > 0) {
+      const rlimit limit{.rlim_cur = static_cast<rlim_t>(open_files_limit),
+                         .rlim_max = static_cast<rlim_t>(open_files_limit)};
+      if (setrlimit(RLIMIT_NOFILE, &limit) != 0) _exit(126);
+    }
     std::vector<char*> argv;
     for (std::string& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);

@@ -24,8 +24,10 @@ namespace kahve::abuse {
 class ServedStack {
  public:
   // Starts `kahve serve --all` over `database_url` with `extra_flags` (budgets) and waits until
-  // it is ready; the test fails if it does not start (started() says).
-  ServedStack(const std::string& database_url, const std::vector<std::string>& extra_flags);
+  // it is ready; the test fails if it does not start (started() says). `open_files_limit` > 0
+  // sets the process's descriptor limit, soft and hard (a container's `nofile`).
+  ServedStack(const std::string& database_url, const std::vector<std::string>& extra_flags,
+              int open_files_limit = 0);
   // Stop(), if the test did not.
   ~ServedStack();
 

@@ -49,6 +49,8 @@ wait_serving() {
 psql "$admin_url" -qc "CREATE DATABASE $database" >/dev/null
 export KAHVE_DATABASE="$database_url"
 export KAHVE_JWT_HS256_SECRET="e2e-secret-0123456789abcdef0123456789"
+# Each driven player plays at machine speed: no per-identity call rate here (its own tests have it).
+export KAHVE_MAX_CALLS_PER_SECOND=0
 "$cli" migrate >/dev/null
 
 # Fixed ports: each host advertises its own for the others to forward to.

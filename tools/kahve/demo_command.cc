@@ -25,6 +25,7 @@
 #include "kahve/v1/rating.grpc.pb.h"
 #include "services/common/auth.h"
 #include "services/common/service_process.h"
+#include "tools/kahve/player_channel.h"
 #include "tools/kahve/commands.h"
 #include "tools/kahve/demo_clients.h"
 #include "tools/kahve/demo_output.h"
@@ -98,8 +99,8 @@ absl::Status PlayOneGame(const DemoClient& client, const std::string& secret,
               absl::StrJoin(names, ", ").c_str(), client.players);
   std::fflush(stdout);
 
-  auto matchmaking = v1::MatchmakingService::NewStub(grpc::CreateChannel(
-      absl::GetFlag(FLAGS_matchmaking_target), grpc::InsecureChannelCredentials()));
+  auto matchmaking =
+      v1::MatchmakingService::NewStub(PlayerChannel(absl::GetFlag(FLAGS_matchmaking_target)));
   absl::Mutex print_mu;
   std::vector<DemoGame> games(players.size());
   std::vector<std::thread> threads;

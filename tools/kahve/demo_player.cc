@@ -13,6 +13,7 @@
 #include "grpcpp/grpcpp.h"
 #include "kahve/v1/table.grpc.pb.h"
 #include "tools/kahve/demo_output.h"
+#include "tools/kahve/player_channel.h"
 
 namespace kahve::tools {
 namespace {
@@ -74,7 +75,7 @@ class SeatClient {
   absl::Status Play() {
     const v1::Assignment& assignment = game_.assignment;
     table_ = v1::TableService::NewStub(
-        grpc::CreateChannel(assignment.table_endpoint(), grpc::InsecureChannelCredentials()));
+        PlayerChannel(assignment.table_endpoint()));
     v1::ConnectRequest connect;
     connect.set_table_id(assignment.table_id());
     connect.set_seat_token(assignment.seat_token());

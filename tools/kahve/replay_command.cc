@@ -15,6 +15,7 @@
 #include "grpcpp/grpcpp.h"
 #include "kahve/v1/table.grpc.pb.h"
 #include "services/common/auth.h"
+#include "tools/kahve/player_channel.h"
 #include "tools/kahve/commands.h"
 #include "tools/kahve/transcript.h"
 
@@ -72,7 +73,7 @@ absl::StatusOr<v1::Replay> FetchReplay(const std::string& table_id) {
   claims.issuer = absl::GetFlag(FLAGS_jwt_issuer);
   claims.audience = absl::GetFlag(FLAGS_jwt_audience);
   auto stub = v1::TableService::NewStub(
-      grpc::CreateChannel(absl::GetFlag(FLAGS_target), grpc::InsecureChannelCredentials()));
+      PlayerChannel(absl::GetFlag(FLAGS_target)));
   grpc::ClientContext context;
   context.AddMetadata("authorization",
                       absl::StrCat("Bearer ", common::MintHs256Token(secret, claims)));

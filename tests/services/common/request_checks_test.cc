@@ -20,6 +20,7 @@ TEST(RequestChecksTest, FieldNamesChooseTheRule) {
   EXPECT_EQ(RuleForField("table_id"), StringRule::kIdentifier);
   EXPECT_EQ(RuleForField("request_id"), StringRule::kIdentifier);
   EXPECT_EQ(RuleForField("invite_code"), StringRule::kIdentifier);
+  EXPECT_EQ(RuleForField("match_ids"), StringRule::kIdentifier);
   EXPECT_EQ(RuleForField("seat_token"), StringRule::kToken);
   EXPECT_EQ(RuleForField("page_token"), StringRule::kToken);
   EXPECT_EQ(RuleForField("player_id"), StringRule::kPlayerId);

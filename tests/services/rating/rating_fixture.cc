@@ -5,7 +5,12 @@ namespace kahve::rating {
 using google::protobuf::util::TimeUtil;
 
 RatingServer::RatingServer(const std::string& url, int provisional_games,
-                           absl::Duration drain_period, absl::Duration leaderboard_count_interval) {
+                           absl::Duration drain_period, absl::Duration leaderboard_count_interval)
+    : RatingServer(Config(url, provisional_games, drain_period, leaderboard_count_interval)) {}
+
+RatingConfig RatingServer::Config(const std::string& url, int provisional_games,
+                                  absl::Duration drain_period,
+                                  absl::Duration leaderboard_count_interval) {
   RatingConfig config;
   config.authenticator = testing::TestAuthenticator();
   config.pool.url = url;
@@ -19,6 +24,10 @@ RatingServer::RatingServer(const std::string& url, int provisional_games,
                     .page_token_key = "test-key",
                     .leaderboard_count_interval = leaderboard_count_interval};
   config.workers = 4;
+  return config;
+}
+
+RatingServer::RatingServer(RatingConfig config) {
   process_ = std::make_unique<RatingProcess>(std::move(config));
   const absl::Status started = process_->Start();
   EXPECT_TRUE(started.ok()) << started;

@@ -31,6 +31,12 @@ class RatingServer {
   RatingServer(const std::string& url, int provisional_games,
                absl::Duration drain_period = absl::ZeroDuration(),
                absl::Duration leaderboard_count_interval = absl::ZeroDuration());
+  // The config the constructor above builds, for tests that change more of it (the server's
+  // caps, the call rate).
+  static RatingConfig Config(const std::string& url, int provisional_games,
+                             absl::Duration drain_period = absl::ZeroDuration(),
+                             absl::Duration leaderboard_count_interval = absl::ZeroDuration());
+  explicit RatingServer(RatingConfig config);
   ~RatingServer();
 
   int port() const { return process_->port(); }

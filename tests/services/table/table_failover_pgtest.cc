@@ -21,6 +21,7 @@ namespace kahve::table {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 double CounterOf(prometheus::Registry& registry, const std::string& name,
                  const std::string& label = "", const std::string& value = "") {
@@ -198,6 +199,82 @@ TEST_F(TableFailoverTest, ADrainingHostHandsItsTableOffAndTheNextCallClaimsIt) {
                       "on_call"),
             1);
   EXPECT_EQ(Count("SELECT count(*) FROM table_outbox"), 1);
+}
+
+// Issue 28, finding 8: a forwarded call that could not reach the holder told the player the
+// holder's address inside the cluster ("ipv4:10.0.3.7:50052: Connection refused").
+TEST_F(TableFailoverTest, AHolderThatCannotBeReachedIsNeverNamedToThePlayer) {
+  std::string table_id;
+  const std::vector<Player> players = CreateTable({"alice", "bob"}, {}, &table_id);
+  // host-a is live by its heartbeat, but at an address nobody answers.
+  Count("INSERT INTO table_hosts (host_id, endpoint, live_tables, heartbeat_us) VALUES "
+        "('host-a', '127.0.0.1:1', 1, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint) "
+        "RETURNING 1");
+  via_ = host_b_.get();
+  const absl::StatusOr<v1::GetViewResponse> view = View(table_id, "alice", players[0].token);
+  ASSERT_FALSE(view.ok());
+  EXPECT_EQ(view.status().code(), absl::StatusCode::kUnavailable) << view.status();
+  EXPECT_THAT(std::string(view.status().message()), Not(HasSubstr("127.0.0.1")));
+  EXPECT_THAT(std::string(view.status().message()), Not(HasSubstr("ipv4")));
+  std::unique_ptr<UpdateReader> stream = Connect(table_id, "alice", players[0].token);
+  const std::optional<grpc::Status> ended = stream->WaitFinished();
+  ASSERT_TRUE(ended.has_value());
+  EXPECT_EQ(ended->error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_THAT(ended->error_message(), Not(HasSubstr("127.0.0.1")));
+}
+
+// Issue 28, finding 5: a relayed stream the entry host cut for slowness stayed open at the
+// holder until the game ended: 60 s of silence for the client instead of RESOURCE_EXHAUSTED, and
+// both hosts' budgets held. Now the cut cancels the holder's side at once.
+TEST_F(TableFailoverTest, ARelayedStreamCutForSlownessEndsAtTheHolderToo) {
+  HeartbeatHostA();
+  v1::TableOptions options;
+  options.set_bot_delay_ms(20);
+  v1::GameSettings settings;
+  settings.mutable_mexican_train()->set_players(4);
+  std::string table_id;
+  CreateTable({"bot:random", "bot:random", "bot:random", "bot:random"}, options, &table_id,
+              /*seed=*/7, &settings);
+  // The entry host keeps at most 2 KiB waiting for one client.
+  TableHostSettings small = TableServer::DefaultSettings();
+  small.max_stream_queued_bytes = 2048;
+  host_b_ = std::make_unique<TableServer>(url(), "host-b", small);
+
+  // A spectator through host-b whose connection never opens its receive window.
+  grpc::ChannelArguments args;
+  args.SetInt(GRPC_ARG_HTTP2_STREAM_LOOKAHEAD_BYTES, 1024);
+  args.SetInt(GRPC_ARG_HTTP2_BDP_PROBE, 0);
+  auto channel = grpc::CreateCustomChannel(absl::StrCat("127.0.0.1:", host_b_->port()),
+                                           grpc::InsecureChannelCredentials(), args);
+  auto slow_stub = v1::TableService::NewStub(channel);
+  auto context = kahve::testing::ContextFor("slowpoke");
+  v1::ConnectRequest request;
+  request.set_table_id(table_id);
+  std::unique_ptr<grpc::ClientReader<v1::TableUpdate>> reader =
+      slow_stub->Connect(context.get(), request);
+
+  prometheus::Registry& holder = server_->metrics().registry();
+  auto streams_at_holder = [&] {
+    return kahve::testing::MetricSum(holder, "kahve_streams_active");
+  };
+  const absl::Time opened_by = absl::Now() + absl::Seconds(10);
+  while (streams_at_holder() < 1 && absl::Now() < opened_by) absl::SleepFor(absl::Milliseconds(10));
+  ASSERT_EQ(streams_at_holder(), 1) << "the relay's stream reached host-a";
+  // host-b cuts the client, and host-a's side of the relay ends with it, long before the game.
+  const absl::Time cut_by = absl::Now() + absl::Seconds(20);
+  while (streams_at_holder() > 0 && absl::Now() < cut_by) absl::SleepFor(absl::Milliseconds(10));
+  EXPECT_EQ(streams_at_holder(), 0);
+  EXPECT_GE(kahve::testing::MetricSum(host_b_->metrics().registry(), "kahve_budget_refusals_total",
+                                      {{"budget", "max_stream_queued_bytes"}}),
+            1);
+  v1::TableUpdate update;
+  while (reader->Read(&update)) {
+  }
+  const grpc::Status ended = reader->Finish();
+  EXPECT_EQ(ended.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << ended.error_message();
+  absl::StatusOr<v1::GetViewResponse> view = View(table_id, "slowpoke", "");
+  ASSERT_TRUE(view.ok());
+  EXPECT_FALSE(view->view().over()) << "the game went on meanwhile";
 }
 
 }  // namespace
