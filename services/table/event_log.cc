@@ -99,6 +99,10 @@ absl::StatusOr<std::vector<ClaimedTable>> EventLog::ClaimLapsed(absl::Duration l
   return ClaimLapsedTables(pool_, settings_.host_id, lease, limit);
 }
 
+absl::StatusOr<int> EventLog::FairShareOfLapsed(absl::Duration lease) {
+  return table::FairShareOfLapsed(pool_, settings_.host_id, lease);
+}
+
 absl::StatusOr<StoredTable> EventLog::ClaimTable(const std::string& table_id,
                                                  absl::Duration lease) {
   return table::ClaimTable(pool_, settings_.host_id, table_id, lease);

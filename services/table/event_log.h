@@ -90,6 +90,8 @@ class EventLog {
   absl::StatusOr<std::vector<StoredTable>> ClaimOwn();
   // Up to `limit` tables no live host holds (handed off, or their host silent past `lease`).
   absl::StatusOr<std::vector<ClaimedTable>> ClaimLapsed(absl::Duration lease, int limit);
+  // This host's fair share of the lapsed tables now (FairShareOfLapsed).
+  absl::StatusOr<int> FairShareOfLapsed(absl::Duration lease);
   // One table a call asked for: claimed when no other live host holds it, loaded when finished.
   absl::StatusOr<StoredTable> ClaimTable(const std::string& table_id, absl::Duration lease);
   // Hands off this host's unfinished tables and leaves the registry (draining).

@@ -35,6 +35,8 @@ struct TableHost::LiveTable {
   std::vector<std::function<void(absl::Status)>> waiters ABSL_GUARDED_BY(mu);
   absl::Time scheduled_at ABSL_GUARDED_BY(mu) = absl::InfiniteFuture();
   absl::Time finished_at ABSL_GUARDED_BY(mu) = absl::InfiniteFuture();
+  // Counted in TableHost::finished_in_memory_ (over, and not yet forgotten).
+  bool counted_finished ABSL_GUARDED_BY(mu) = false;
   // A write to the log was refused: the table takes nothing more until reloaded.
   bool broken ABSL_GUARDED_BY(mu) = false;
   // What this table adds to kahve_players_at_tables now (CountPlayers keeps it current).

@@ -12,6 +12,7 @@ namespace kahve::table {
 using common::HexArrayLiteral;
 using common::Int64ArrayLiteral;
 using common::kNowUsSql;
+using common::BoolArrayLiteral;
 using common::TextArrayLiteral;
 namespace {
 
@@ -24,11 +25,12 @@ constexpr char kFencedPayload[] = "kahve/fenced";
 constexpr char kCreateTables[] = "table_log_create_tables";
 constexpr char kCreateTablesSql[] =
     "WITH input AS ("
-    "  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])"
-    "    WITH ORDINALITY AS u(table_id, match_id, ruleset, created_us, ord)"
+    "  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $6::boolean[])"
+    "    WITH ORDINALITY AS u(table_id, match_id, ruleset, created_us, practice, ord)"
     "), created AS ("
-    "  INSERT INTO table_tables (table_id, host_id, match_id, ruleset, created_us, last_seq)"
-    "  SELECT table_id, $5, match_id, ruleset, created_us, 0 FROM input ORDER BY ord"
+    "  INSERT INTO table_tables"
+    "    (table_id, host_id, match_id, ruleset, created_us, last_seq, practice)"
+    "  SELECT table_id, $5, match_id, ruleset, created_us, 0, practice FROM input ORDER BY ord"
     "  ON CONFLICT DO NOTHING RETURNING table_id"
     ") "
     "SELECT i.ord, by_match.table_id, by_table.match_id FROM input i"
@@ -122,6 +124,7 @@ void CreateTables(pqxx::transaction_base& tx, absl::Span<const LogWrite> batch,
   std::vector<size_t> positions;
   std::vector<std::string> table_ids, match_ids, rulesets;
   std::vector<int64_t> created_us;
+  std::vector<bool> practice;
   for (size_t i = 0; i < batch.size(); ++i) {
     if (!batch[i].created.has_value()) continue;
     const TableRow& row = *batch[i].created;
@@ -142,11 +145,13 @@ void CreateTables(pqxx::transaction_base& tx, absl::Span<const LogWrite> batch,
     match_ids.push_back(row.match_id);
     rulesets.push_back(row.ruleset);
     created_us.push_back(row.created_us);
+    practice.push_back(row.practice);
   }
   if (positions.empty()) return;
   const pqxx::result refused =
       tx.exec_prepared(kCreateTables, TextArrayLiteral(table_ids), TextArrayLiteral(match_ids),
-                       TextArrayLiteral(rulesets), Int64ArrayLiteral(created_us), host_id);
+                       TextArrayLiteral(rulesets), Int64ArrayLiteral(created_us), host_id,
+                       BoolArrayLiteral(practice));
   for (const pqxx::row& row : refused) {
     const size_t i = positions[row[0].as<size_t>() - 1];
     const std::string& table_id = batch[i].table_id;

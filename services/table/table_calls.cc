@@ -172,6 +172,9 @@ void TableHost::GetView(const common::Identity& caller, const v1::GetViewRequest
         if (std::optional<v1::DealReveal> reveal = table.session->reveal()) {
           *response.mutable_reveal() = *std::move(reveal);
         }
+        if (table.session->closed().has_value()) {
+          *response.mutable_closed() = *table.session->closed();
+        }
         return absl::StatusOr<v1::GetViewResponse>(std::move(response));
       },
       std::move(done));

@@ -105,6 +105,7 @@ void TableHost::Adopt(TablePtr table) {
             .IgnoreError();
       }
     }
+    if (table->session->over()) CountFinished(*table);
     table_of_match_[table->session->match_id()] = table->table_id;
     tables_[table->table_id] = table;
   }
@@ -129,8 +130,32 @@ void TableHost::Forget(const TablePtr& table) {
       ReleasePractice(table->practice_player, table->session->match_id());
     }
     CountPlayers(*table, 0);
+    if (table->counted_finished) {
+      table->counted_finished = false;
+      finished_in_memory_.fetch_sub(1);
+      metrics_->tables_finished_in_memory.Decrement();
+    }
   }
   metrics_->tables_active.Add({{"ruleset", table->ruleset}}).Decrement();
+}
+
+void TableHost::CountFinished(LiveTable& table) {
+  if (table.counted_finished) return;
+  table.counted_finished = true;
+  finished_in_memory_.fetch_add(1);
+  metrics_->tables_finished_in_memory.Increment();
+}
+
+absl::Duration TableHost::LingerFor(const LiveTable& table) const {
+  // A practice game's player saw its end at once; a retry of its last call is answered from the
+  // database.
+  constexpr absl::Duration kPracticeLinger = absl::Seconds(5);
+  if (settings_.max_finished_tables > 0 &&
+      finished_in_memory_.load() > settings_.max_finished_tables) {
+    return absl::ZeroDuration();
+  }
+  if (table.session->practice()) return std::min(settings_.finished_linger, kPracticeLinger);
+  return settings_.finished_linger;
 }
 
 absl::Status TableHost::LoadUnfinished() {
@@ -215,9 +240,12 @@ absl::Status TableHost::ClaimAndServe(const std::string& table_id) {
 }
 
 absl::StatusOr<int> TableHost::ClaimLapsed() {
+  auto share = log_->FairShareOfLapsed(settings_.host_lease);
+  if (!share.ok()) return share.status();
   int total = 0;
-  while (!draining_) {
-    auto claimed = log_->ClaimLapsed(settings_.host_lease, settings_.claim_batch);
+  while (!draining_ && total < *share) {
+    const int batch = std::min(settings_.claim_batch, *share - total);
+    auto claimed = log_->ClaimLapsed(settings_.host_lease, batch);
     if (!claimed.ok()) return claimed.status();
     const absl::Time now = clock_->Now();
     for (const ClaimedTable& one : *claimed) {
@@ -240,7 +268,7 @@ absl::StatusOr<int> TableHost::ClaimLapsed() {
                                         {"epoch", absl::StrCat(one.stored.row.owner_epoch)}});
     }
     total += static_cast<int>(claimed->size());
-    if (static_cast<int>(claimed->size()) < settings_.claim_batch) break;
+    if (static_cast<int>(claimed->size()) < batch) break;
   }
   return total;
 }
@@ -451,6 +479,7 @@ void TableHost::OpenTable(const v1::CreateTableRequest& request, bool practice, 
   row.match_id = request.match_id();
   row.ruleset = table->ruleset;
   row.created_us = Micros(now);
+  row.practice = practice;
   log_->CreateTable(
       row, entry.SerializeAsString(),
       [this, table, practice, response = std::move(response), done](absl::Status status) {
@@ -468,7 +497,7 @@ void TableHost::OpenTable(const v1::CreateTableRequest& request, bool practice, 
 void TableHost::Persist(const TablePtr& table, const AppliedEntry& applied,
                         std::function<void(absl::Status)> then) {
   std::optional<Finished> finished;
-  if (applied.result.has_value()) {
+  if (applied.result.has_value() || applied.entry.has_closed()) {
     const absl::Time ended = FromTimestamp(applied.entry.at());
     // A practice game is never rated: nothing goes to the outbox.
     finished =
@@ -480,6 +509,7 @@ void TableHost::Persist(const TablePtr& table, const AppliedEntry& applied,
                          : MatchResultOf(*table->session, table->ruleset, table->created_at, ended)
                                .SerializeAsString()};
     table->finished_at = ended;
+    CountFinished(*table);
     if (table->session->practice()) {
       ReleasePractice(table->practice_player, table->session->match_id());
     }
@@ -537,8 +567,8 @@ void TableHost::OnDurable(const TablePtr& table, const AppliedEntry& applied, ab
     }
     stream->Send(std::move(update));
     stream->sent_through = applied.entry.seq();
-    // No update follows the result: the stream is over, as Connect promises.
-    if (applied.result.has_value()) stream->End(grpc::Status::OK);
+    // No update follows the result (or the closing): the stream is over, as Connect promises.
+    if (applied.result.has_value() || applied.entry.has_closed()) stream->End(grpc::Status::OK);
   }
   if (then) then(absl::OkStatus());
   if (table->durable_seq == table->session->seq()) {
@@ -573,7 +603,7 @@ void TableHost::Reschedule(const TablePtr& table) {
   absl::Time next;
   {
     absl::MutexLock lock(&table->mu);
-    next = table->session->over() ? table->finished_at + settings_.finished_linger
+    next = table->session->over() ? table->finished_at + LingerFor(*table)
                                   : table->session->NextDeadline();
     if (table->session->practice() && !table->session->over()) {
       // At most one look a second once due: an expiry that changes nothing (a seat resigned
@@ -583,9 +613,10 @@ void TableHost::Reschedule(const TablePtr& table) {
           std::min(next, clock_->Now() + absl::Seconds(1)));
       next = std::min(next, expiry);
     }
-    // A finished table is forgotten only once its last stream is gone; until then look again
-    // later rather than at once (a past time would spin the clock thread).
-    if (table->session->over() && !table->streams.empty()) {
+    // A finished table is forgotten only once its last stream is gone and its end is durable;
+    // until then look again later rather than at once (a past time would spin the clock thread).
+    if (table->session->over() &&
+        (!table->streams.empty() || table->durable_seq != table->session->seq())) {
       next = std::max(next, clock_->Now() + absl::Seconds(1));
     }
     if (table->broken || next == table->scheduled_at) return;
@@ -626,7 +657,9 @@ void TableHost::RunDue(const TablePtr& table, absl::Time now) {
     table->scheduled_at = absl::InfiniteFuture();
     if (table->broken) return;
     if (table->session->over()) {
-      forget = now >= table->finished_at + settings_.finished_linger && table->streams.empty();
+      // Only once its end is durable: the calls waiting for it are answered from here.
+      forget = now >= table->finished_at + LingerFor(*table) && table->streams.empty() &&
+               table->durable_seq == table->session->seq();
     } else {
       ExpireIdlePractice(table, now);
       for (const AppliedEntry& applied : table->session->Due(now)) Persist(table, applied, nullptr);
@@ -644,16 +677,66 @@ void TableHost::ExpireIdlePractice(const TablePtr& table, absl::Time now)
   TableSession& session = *table->session;
   if (!session.practice() || session.over() || table->practice_seat < 0) return;
   if (now < session.last_entry_at() + settings_.practice_idle_expiry) return;
-  auto resigned = session.Resign(table->practice_seat, now);
-  // Resigned already (the bots are playing it out) or over: nothing to do.
-  if (!resigned.ok() || !resigned->applied.has_value()) return;
+  // Closed, not resigned: bots playing out a game nobody watches would only fill the log.
+  auto closed = session.Close(v1::TableClosed::PRACTICE_EXPIRED, now);
+  if (!closed.ok()) return;
   metrics_->practice_expired.Increment();
-  common::LogInfo("idle practice table resigned", {{"table", table->table_id}});
-  Persist(table, *resigned->applied, nullptr);
+  common::LogInfo("idle practice table closed", {{"table", table->table_id}});
+  Persist(table, *closed, nullptr);
+}
+
+bool TableHost::EvictIdlestPractice(absl::Time now) {
+  std::vector<TablePtr> tables;
+  {
+    absl::MutexLock lock(&mu_);
+    for (const auto& [id, table] : tables_) {
+      if (!table->practice_player.empty()) tables.push_back(table);
+    }
+  }
+  TablePtr idlest;
+  absl::Time idle_since = now - settings_.practice_min_idle_to_evict;
+  for (const TablePtr& table : tables) {
+    absl::MutexLock lock(&table->mu);
+    if (table->broken || table->session->over()) continue;
+    if (table->session->last_entry_at() < idle_since) {
+      idle_since = table->session->last_entry_at();
+      idlest = table;
+    }
+  }
+  if (idlest == nullptr) return false;
+  {
+    absl::MutexLock lock(&idlest->mu);
+    // It may have moved or ended since it was picked: then look no further this time.
+    if (idlest->broken || idlest->session->over() ||
+        idlest->session->last_entry_at() != idle_since) {
+      return false;
+    }
+    auto closed = idlest->session->Close(v1::TableClosed::PRACTICE_EVICTED, now);
+    if (!closed.ok()) return false;
+    common::LogInfo("idle practice table closed to make room", {{"table", idlest->table_id}});
+    Persist(idlest, *closed, nullptr);  // releases its place in the practice budget at once
+  }
+  Reschedule(idlest);  // the clock forgets it once its linger is over
+  return true;
 }
 
 absl::Status TableHost::ReservePractice(const std::string& player, const std::string& match_id,
                                         bool force) {
+  bool host_full = false;
+  absl::Status reserved = TryReservePractice(player, match_id, force, &host_full);
+  // The host is full: the table idle longest (past practice_min_idle_to_evict) makes room, so
+  // tables left idle by a few players never lock the others out.
+  if (host_full && EvictIdlestPractice(clock_->Now())) {
+    reserved = TryReservePractice(player, match_id, force, &host_full);
+  }
+  if (host_full) practice_host_refusals_->Increment();
+  return reserved;
+}
+
+absl::Status TableHost::TryReservePractice(const std::string& player,
+                                           const std::string& match_id, bool force,
+                                           bool* host_full) {
+  *host_full = false;
   absl::MutexLock lock(&practice_mu_);
   absl::flat_hash_set<std::string>& held = practice_tables_[player];
   if (held.contains(match_id)) return absl::OkStatus();
@@ -668,9 +751,10 @@ absl::Status TableHost::ReservePractice(const std::string& player, const std::st
   if (!force && settings_.max_practice_tables > 0 &&
       practice_total_ >= settings_.max_practice_tables) {
     if (held.empty()) practice_tables_.erase(player);
-    practice_host_refusals_->Increment();
+    *host_full = true;
     return common::BudgetExhausted("max_practice_tables", settings_.max_practice_tables,
-                                   "this host holds all the practice tables it may; retry later");
+                                   "this host holds all the practice tables it may, none idle "
+                                   "long enough to close; retry later");
   }
   held.insert(match_id);
   ++practice_total_;

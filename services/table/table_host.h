@@ -49,8 +49,13 @@ struct TableHostSettings {
   absl::Duration host_lease = absl::Seconds(5);
   // The most tables one ClaimLapsed pass claims (the passes repeat while they find that many).
   int claim_batch = 200;
-  // Finished tables stay in memory this long (late streams, GetReplay), then only in the database.
+  // Finished tables stay in memory this long (late streams, a retried last move, GetReplay), then
+  // only in the database; finished practice tables at most kPracticeLinger.
   absl::Duration finished_linger = absl::Seconds(60);
+  // While more finished tables than this are in memory, one that finishes (or is loaded finished)
+  // is dropped as soon as its streams end, without lingering: a flood of short games, or of calls
+  // about finished tables, cannot fill the memory.
+  int64_t max_finished_tables = 2000;
   // Writes waiting for the log beyond which new moves are refused (UNAVAILABLE) until it drains.
   int64_t max_pending_writes = 200000;
   // Budgets (docs/operations.md): bytes waiting in one stream's queue, and in every stream's
@@ -63,6 +68,9 @@ struct TableHostSettings {
   // A practice table with no entry for this long is resigned for its player; the bots then play
   // it out, and it ends like any other (paused tables would otherwise live for ever).
   absl::Duration practice_idle_expiry = absl::Minutes(30);
+  // When the host holds max_practice_tables, a new one closes the table idle longest, if it has
+  // been idle at least this long (otherwise the new one is refused).
+  absl::Duration practice_min_idle_to_evict = absl::Minutes(2);
   // What turn clocks, away grace, lingering and practice expiry read and wait on (tests pass a
   // simulated one). Not owned; outlives the host.
   common::Clock* clock = common::RealClock();
@@ -88,7 +96,8 @@ class TableHost {
   // Blocks on the database.
   absl::Status TakeOver(const std::string& table_id);
   // Claims and serves the tables no live host holds (handed off, or their host silent past the
-  // lease), in passes of claim_batch. Returns how many. Blocks on the database.
+  // lease), up to this host's fair share of them (FairShareOfLapsed), in passes of claim_batch.
+  // Returns how many. Blocks on the database.
   absl::StatusOr<int> ClaimLapsed();
   // Lets go of every table the database no longer says this host holds at its epoch (after this
   // host was silent past its lease, another may have claimed some): their streams are told to
@@ -225,11 +234,21 @@ class TableHost {
   void RunDue(const TablePtr& table, absl::Time now);
   // Drops `table` from the live tables unless another object has replaced it under its id.
   void Forget(const TablePtr& table);
+  // Counts a table that is over among the finished tables in memory (once).
+  void CountFinished(LiveTable& table) ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu);
+  // How long a finished table stays in memory (see max_finished_tables).
+  absl::Duration LingerFor(const LiveTable& table) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu);
   // Practice budgets: counts `match_id` among `player`'s unfinished practice tables, or refuses
   // when the player's or the host's budget is full (unless `force`: a table reloaded from the
   // log). A match id counted already (a retry) is OK.
   absl::Status ReservePractice(const std::string& player, const std::string& match_id,
                                bool force);
+  // One try of ReservePractice; *host_full tells a refusal because the host's budget is full.
+  absl::Status TryReservePractice(const std::string& player, const std::string& match_id,
+                                  bool force, bool* host_full);
+  // Closes (PRACTICE_EVICTED) the unfinished practice table idle longest, if idle at least
+  // practice_min_idle_to_evict; returns whether one was closed (its place is free then).
+  bool EvictIdlestPractice(absl::Time now);
   void ReleasePractice(const std::string& player, const std::string& match_id);
   // Resigns the player of a practice table idle past practice_idle_expiry. Under the table's lock.
   void ExpireIdlePractice(const TablePtr& table, absl::Time now);
@@ -251,6 +270,8 @@ class TableHost {
   // BeginShutdown visits the table, so no stream or move slips past the drain.
   std::atomic<bool> draining_{false};
   StreamQueueBudget stream_queue_budget_;
+  // Finished tables in memory now (CountFinished).
+  std::atomic<int64_t> finished_in_memory_{0};
   // Unfinished practice tables by player (their match ids), and their number.
   absl::Mutex practice_mu_;
   absl::flat_hash_map<std::string, absl::flat_hash_set<std::string>> practice_tables_

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "absl/strings/ascii.h"
 #include "services/common/metrics.h"
 
 namespace kahve::table {
@@ -86,10 +87,21 @@ TableMetrics::TableMetrics(prometheus::Registry& registry)
                          .Add({})),
       practice_expired(prometheus::BuildCounter()
                            .Name("kahve_practice_tables_expired_total")
-                           .Help("Practice tables resigned for their player after sitting idle "
-                                 "past --practice_idle_expiry_seconds.")
+                           .Help("Practice tables closed after sitting idle past "
+                                 "--practice_idle_expiry_seconds.")
                            .Register(registry)
                            .Add({})),
+      tables_finished_in_memory(prometheus::BuildGauge()
+                                    .Name("kahve_tables_finished_in_memory")
+                                    .Help("Finished tables the host still keeps in memory (late "
+                                          "streams, retries); --max_finished_tables bounds them.")
+                                    .Register(registry)
+                                    .Add({})),
+      tables_closed(prometheus::BuildCounter()
+                        .Name("kahve_tables_closed_total")
+                        .Help("Tables closed before their game ended, by reason "
+                              "(practice_resigned, practice_expired, practice_evicted).")
+                        .Register(registry)),
       practice_opened(prometheus::BuildCounter()
                           .Name("kahve_practice_tables_opened_total")
                           .Help("Practice tables opened, by ruleset.")
@@ -177,6 +189,13 @@ void TableMetrics::CountEntry(const std::string& ruleset, const AppliedEntry& ap
     }
   } else if (entry.has_practice()) {
     practice_changes.Add({{"kind", PracticeKindName(entry.practice().kind())}}).Increment();
+  } else if (entry.has_closed()) {
+    const v1::TableClosed::Reason reason = entry.closed().reason();
+    tables_closed.Add({{"reason", absl::AsciiStrToLower(v1::TableClosed::Reason_Name(reason))}})
+        .Increment();
+    if (reason == v1::TableClosed::PRACTICE_RESIGNED) {
+      resignations.Add({{"ruleset", ruleset}}).Increment();
+    }
   }
 }
 

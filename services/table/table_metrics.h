@@ -48,6 +48,9 @@ struct TableMetrics {
   prometheus::Family<prometheus::Counter>& bot_moves;    // kahve_bot_moves_total{ruleset,reason}
   prometheus::Gauge& streams_active;                     // kahve_streams_active
   prometheus::Counter& practice_expired;  // kahve_practice_tables_expired_total
+  prometheus::Gauge& tables_finished_in_memory;  // kahve_tables_finished_in_memory
+  // kahve_tables_closed_total{reason}: tables closed before their game ended
+  prometheus::Family<prometheus::Counter>& tables_closed;
   // kahve_practice_tables_opened_total{ruleset}
   prometheus::Family<prometheus::Counter>& practice_opened;
   // kahve_practice_changes_total{kind}: pause, resume, undo, redo

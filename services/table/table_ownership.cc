@@ -94,6 +94,23 @@ absl::StatusOr<std::vector<ClaimedTable>> ClaimLapsedTables(common::PgPool& pool
   return out;
 }
 
+absl::StatusOr<int> FairShareOfLapsed(common::PgPool& pool, const std::string& host_id,
+                                      absl::Duration lease) {
+  static const std::string* sql = new std::string(absl::StrCat(
+      "SELECT (SELECT count(*) FROM table_tables t WHERE t.finished_us IS NULL AND ",
+      LapsedCondition(),
+      "), (SELECT count(*) FROM table_hosts h WHERE h.host_id <> $1 AND NOT h.draining AND "
+      "h.heartbeat_us >= ",
+      kNowUsSql, " - $2)"));
+  return pool.RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<int> {
+    pqxx::nontransaction tx(connection);
+    const pqxx::row counts = tx.exec_params1(*sql, host_id, absl::ToInt64Microseconds(lease));
+    const int64_t lapsed = counts[0].as<int64_t>();
+    const int64_t hosts = counts[1].as<int64_t>() + 1;  // and this one
+    return static_cast<int>((lapsed + hosts - 1) / hosts);
+  });
+}
+
 absl::StatusOr<StoredTable> ClaimTable(common::PgPool& pool, const std::string& host_id,
                                        const std::string& table_id, absl::Duration lease) {
   static const std::string* claim_sql = new std::string(
@@ -118,9 +135,9 @@ absl::StatusOr<StoredTable> ClaimTable(common::PgPool& pool, const std::string& 
           absl::StrCat("table ", table_id, " is being taken over here; retry shortly"));
     }
     const std::string endpoint = why[0][2].is_null() ? "" : why[0][2].as<std::string>();
-    absl::Status held = absl::UnavailableError(absl::StrCat(
-        "table ", table_id, " is served by another host", endpoint.empty() ? "" : " (",
-        endpoint, endpoint.empty() ? "" : ")", "; retry shortly"));
+    // The endpoint travels for routing only: addresses inside the cluster are no caller's business.
+    absl::Status held = absl::UnavailableError(
+        absl::StrCat("table ", table_id, " is served by another host; retry shortly"));
     held.SetPayload(kHolderEndpointPayload, absl::Cord(endpoint));
     return held;
   });

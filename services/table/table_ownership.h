@@ -43,6 +43,13 @@ absl::StatusOr<std::vector<ClaimedTable>> ClaimLapsedTables(common::PgPool& pool
                                                             const std::string& host_id,
                                                             absl::Duration lease, int limit);
 
+// What a host may claim in one round: the unfinished tables no live host holds, spread over the
+// live hosts that take tables (heartbeat younger than `lease`, not draining; `host_id` counted
+// among them), rounded up. So after a pause that silenced every host at once, no host takes
+// them all.
+absl::StatusOr<int> FairShareOfLapsed(common::PgPool& pool, const std::string& host_id,
+                                      absl::Duration lease);
+
 // One table a call asked for: an unfinished table another host let go of is claimed; when a live
 // host holds it, UNAVAILABLE (HolderEndpointOf names where it is served, unless that host is
 // `host_id` itself); a finished one is loaded as it is. NOT_FOUND for an unknown table.

@@ -8,6 +8,8 @@
 #include <utility>
 
 #include "absl/flags/flag.h"
+#include "absl/random/distributions.h"
+#include "absl/random/random.h"
 #include "absl/strings/str_cat.h"
 #include "grpcpp/grpcpp.h"
 #include "services/common/logging.h"
@@ -45,8 +47,21 @@ ABSL_FLAG(int32_t, max_practice_tables_per_player, 3,
 ABSL_FLAG(int32_t, max_practice_tables, 5000,
           "Table budget: unfinished practice tables this host may hold in all.");
 ABSL_FLAG(int32_t, practice_idle_expiry_seconds, 1800,
-          "Table: a practice table with no move or change for this long is resigned for its "
-          "player (the bots play it out).");
+          "Table: a practice table with no move or change for this long is closed.");
+ABSL_FLAG(int32_t, practice_log_retention_hours, 24,
+          "Table: a finished practice table's log (and its replay) is deleted this long after "
+          "the game ended.");
+ABSL_FLAG(int32_t, rated_log_retention_days, 0,
+          "Table: a finished rated table's log (and its replay) is deleted this long after the "
+          "game ended; 0: kept for ever (match history refers to it).");
+ABSL_FLAG(int32_t, log_retention_interval_seconds, 300,
+          "Table: how often a host looks for finished tables' logs past their retention.");
+ABSL_FLAG(int32_t, practice_min_idle_to_evict_seconds, 120,
+          "Table budget: when the host holds --max_practice_tables, a new practice table closes "
+          "the one idle longest if it has been idle this long (otherwise it is refused).");
+ABSL_FLAG(int64_t, max_finished_tables, 2000,
+          "Table budget: finished tables kept in memory for late streams and retries; past it, "
+          "tables that finish are dropped from memory as soon as their streams end.");
 
 namespace kahve::table {
 namespace {
@@ -63,11 +78,14 @@ TableHostSettings HostSettingsFromFlags(const std::string& seat_key) {
       .host_lease = absl::Seconds(absl::GetFlag(FLAGS_host_lease_seconds)),
       .claim_batch = std::max(1, absl::GetFlag(FLAGS_claim_batch)),
       .finished_linger = absl::Seconds(absl::GetFlag(FLAGS_finished_linger_seconds)),
+      .max_finished_tables = absl::GetFlag(FLAGS_max_finished_tables),
       .max_stream_queued_bytes = absl::GetFlag(FLAGS_max_stream_queued_bytes),
       .max_streams_queued_bytes = absl::GetFlag(FLAGS_max_streams_queued_bytes),
       .max_practice_tables_per_player = absl::GetFlag(FLAGS_max_practice_tables_per_player),
       .max_practice_tables = absl::GetFlag(FLAGS_max_practice_tables),
-      .practice_idle_expiry = absl::Seconds(absl::GetFlag(FLAGS_practice_idle_expiry_seconds))};
+      .practice_idle_expiry = absl::Seconds(absl::GetFlag(FLAGS_practice_idle_expiry_seconds)),
+      .practice_min_idle_to_evict =
+          absl::Seconds(absl::GetFlag(FLAGS_practice_min_idle_to_evict_seconds))};
 }
 
 // Sends one finished match, as stored in the outbox, to the rating service.
@@ -93,6 +111,7 @@ absl::StatusOr<TableConfig> TableConfigFromFlags(const common::ServerSettings& s
   auto authenticator = common::AuthenticatorFromFlags();
   if (!authenticator.ok()) return authenticator.status();
   config.authenticator = *std::move(authenticator);
+  config.call_rate = common::CallRateSettingsFromFlags();
   auto pool = common::PgPoolSettingsFromFlags("table");
   if (!pool.ok()) return pool.status();
   config.pool = *std::move(pool);
@@ -112,6 +131,11 @@ absl::StatusOr<TableConfig> TableConfigFromFlags(const common::ServerSettings& s
   config.advertise = absl::GetFlag(FLAGS_advertise);
   config.table_client_endpoint = common::TableClientEndpointFromFlags();
   config.heartbeat_interval = absl::Seconds(absl::GetFlag(FLAGS_host_heartbeat_seconds));
+  config.retention.practice = absl::Hours(absl::GetFlag(FLAGS_practice_log_retention_hours));
+  const int rated_days = absl::GetFlag(FLAGS_rated_log_retention_days);
+  config.retention.rated =
+      rated_days > 0 ? absl::Hours(24) * rated_days : absl::InfiniteDuration();
+  config.retention.interval = absl::Seconds(absl::GetFlag(FLAGS_log_retention_interval_seconds));
   return config;
 }
 
@@ -126,9 +150,10 @@ TableProcess::TableProcess(TableConfig config)
       table_metrics_(metrics_.registry()),
       host_(config_.host, &log_, &table_metrics_),
       workers_(config_.workers),
+      gate_(config_.authenticator.get(), config_.call_rate, &metrics_.registry()),
       stream_budget_(config_.streams, &metrics_.budgets()),
       forwarder_(config_.host.seat_token_key),
-      service_(&host_, config_.authenticator.get(), &workers_, &stream_budget_, &forwarder_),
+      service_(&host_, &gate_, &workers_, &stream_budget_, &forwarder_),
       server_(config_.server, &metrics_) {
   server_.AddService(&service_, v1::TableService::service_full_name());
 }
@@ -154,6 +179,10 @@ absl::Status TableProcess::Start() {
         /*interval=*/absl::Milliseconds(200), /*batch_limit=*/32, config_.host.clock);
   }
   if (config_.heartbeat) heartbeat_ = std::thread([this] { Heartbeat(); });
+  if (config_.prune_logs) {
+    retention_ = std::make_unique<LogRetention>(config_.retention, pool_, metrics_.registry());
+    retention_->Start();
+  }
   common::LogInfo(
       "kahve-table host",
       {{"host_id", config_.host_id}, {"endpoint", endpoint_}, {"tables", host_.live_tables()}});
@@ -167,6 +196,7 @@ void TableProcess::Stop() {
     stop_heartbeat_.Notify();
     heartbeat_.join();
   }
+  retention_.reset();
   server_.Shutdown([this] { host_.BeginShutdown(); });
   log_.Shutdown();
   if (relay_) relay_->Stop();
@@ -179,6 +209,11 @@ void TableProcess::Stop() {
 void TableProcess::Heartbeat() {
   const absl::Duration lease = config_.host.host_lease;
   absl::Time last_good = absl::Now();
+  // No claims before this: after beats failed (the database was away), every other host may be
+  // coming back too, and until each has beaten again its tables look lapsed.
+  absl::Time claim_from = last_good;
+  bool failing = false;
+  absl::BitGen jitter;
   bool draining = false;
   do {
     draining = stop_heartbeat_.HasBeenNotified();
@@ -187,7 +222,17 @@ void TableProcess::Heartbeat() {
         log_.Heartbeat(config_.host_id, endpoint_, host_.live_tables(), draining);
     if (!beat.ok()) {
       common::LogWarning("heartbeat failed", {{"error", std::string(beat.message())}});
+      failing = true;
       continue;
+    }
+    if (failing) {
+      // A lease for the others to beat again, and a random part of a beat so hosts that came
+      // back together do not all look at the lapsed tables at the same moment.
+      const int64_t beat_ms =
+          std::max<int64_t>(1, config_.heartbeat_interval / absl::Milliseconds(1));
+      claim_from =
+          absl::Now() + lease + absl::Milliseconds(absl::Uniform<int64_t>(jitter, 0, beat_ms));
+      failing = false;
     }
     // Measured to the beat's end: the database stamped it at its commit, at most this late.
     // Real time, as the database's clock the lease is judged on.
@@ -200,6 +245,7 @@ void TableProcess::Heartbeat() {
     }
     last_good = started;
     if (draining) break;
+    if (absl::Now() < claim_from) continue;
     if (auto claimed = host_.ClaimLapsed(); !claimed.ok()) {
       common::LogWarning("claiming lapsed tables failed",
                          {{"error", std::string(claimed.status().message())}});

@@ -13,6 +13,7 @@
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "kahve/v1/rating.grpc.pb.h"
+#include "services/common/call_gate.h"
 #include "services/common/auth.h"
 #include "services/common/budget.h"
 #include "services/common/clock.h"
@@ -22,6 +23,7 @@
 #include "services/common/service_process.h"
 #include "services/common/worker_pool.h"
 #include "services/table/event_log.h"
+#include "services/table/log_retention.h"
 #include "services/table/outbox.h"
 #include "services/table/table_forwarder.h"
 #include "services/table/table_host.h"
@@ -32,6 +34,8 @@ namespace kahve::table {
 
 struct TableConfig {
   std::unique_ptr<common::Authenticator> authenticator;
+  // Per-identity call rate (--max_calls_per_second); off unless set.
+  common::CallRateSettings call_rate;
   common::PgPoolSettings pool;
   common::ServerSettings server;
   std::string host_id;
@@ -52,6 +56,9 @@ struct TableConfig {
   // Tests that drive the registry or the outbox themselves turn these off.
   bool heartbeat = true;
   bool relay = true;
+  // Pruning of finished tables' logs (log_retention.h); tests that prune themselves turn it off.
+  LogRetentionSettings retention;
+  bool prune_logs = true;
 };
 
 absl::StatusOr<TableConfig> TableConfigFromFlags(const common::ServerSettings& server);
@@ -85,6 +92,7 @@ class TableProcess final : public common::ServiceProcess {
   TableMetrics table_metrics_;
   TableHost host_;
   common::WorkerPool workers_;
+  common::CallGate gate_;
   common::StreamBudget stream_budget_;
   TableForwarder forwarder_;
   TableService service_;
@@ -93,6 +101,7 @@ class TableProcess final : public common::ServiceProcess {
   std::unique_ptr<v1::RatingService::Stub> rating_;
   Outbox outbox_{pool_, metrics_.registry()};
   std::unique_ptr<OutboxRelay> relay_;
+  std::unique_ptr<LogRetention> retention_;
   absl::Notification stop_heartbeat_;
   std::thread heartbeat_;
   bool stopped_ = false;

@@ -68,6 +68,8 @@ absl::StatusOr<AppliedEntry> TableSession::ApplyEntry(const v1::TableLogEntry& e
   if (!entry.has_at() || !common::IsValidTimestamp(entry.at())) {
     return absl::InvalidArgumentError("at: must be a valid timestamp");
   }
+  // A closed table takes nothing more, whatever the entry.
+  if (closed_.has_value()) return absl::FailedPreconditionError("the table is closed");
   AppliedEntry applied;
   if (entry.has_move()) {
     absl::StatusOr<AppliedEntry> move = ApplyMove(entry, rejection);
@@ -84,9 +86,17 @@ absl::StatusOr<AppliedEntry> TableSession::ApplyEntry(const v1::TableLogEntry& e
     absl::StatusOr<AppliedEntry> practice = ApplyPractice(entry);
     if (!practice.ok()) return practice.status();
     applied = *std::move(practice);
+  } else if (entry.has_closed()) {
+    if (!practice()) return absl::FailedPreconditionError("only a practice table closes early");
+    if (game_->IsOver()) return absl::FailedPreconditionError("the game is over");
+    closed_ = entry.closed();
+    closed_seq_ = entry.seq();
+    applied.entry = entry;
+    // Nothing more will be played: the deal may be shown.
+    applied.reveal = reveal();
   } else {
     return absl::InvalidArgumentError(
-        "entry: only moves, seat changes and practice changes follow the creation");
+        "entry: only moves, seat changes, practice changes and a closing follow the creation");
   }
   seq_ = entry.seq();
   last_at_ = FromTimestamp(entry.at());
@@ -337,14 +347,29 @@ absl::StatusOr<ResignResult> TableSession::Resign(int seat, absl::Time now) {
   if (seat >= 0 && seat < num_seats() && seats_[seat].resigned) {
     return ResignResult{seats_[seat].resigned_seq, std::nullopt};
   }
+  if (closed_.has_value() && closed_->reason() == v1::TableClosed::PRACTICE_RESIGNED) {
+    return ResignResult{closed_seq_, std::nullopt};
+  }
   absl::Status playable = CheckPlayableSeat(seat);
   if (!playable.ok()) return playable;
+  if (practice()) {
+    // Bots playing out a game nobody watches would only fill the log.
+    absl::StatusOr<AppliedEntry> closing = Close(v1::TableClosed::PRACTICE_RESIGNED, now);
+    if (!closing.ok()) return closing.status();
+    return ResignResult{seq_, *std::move(closing)};
+  }
   v1::TableLogEntry entry = NewEntry(now);
   entry.mutable_seat_change()->set_seat(seat);
   entry.mutable_seat_change()->set_kind(v1::SeatChange::RESIGNED);
   absl::StatusOr<AppliedEntry> applied = ApplyEntry(entry, nullptr);
   if (!applied.ok()) return applied.status();
   return ResignResult{seq_, *std::move(applied)};
+}
+
+absl::StatusOr<AppliedEntry> TableSession::Close(v1::TableClosed::Reason reason, absl::Time now) {
+  v1::TableLogEntry entry = NewEntry(now);
+  entry.mutable_closed()->set_reason(reason);
+  return ApplyEntry(entry, nullptr);
 }
 
 }  // namespace kahve::table

@@ -122,7 +122,10 @@ class TableSession {
   const engine::Game& game() const { return *game_; }
   // Entries applied after creation; the seq of the latest entry.
   uint64_t seq() const { return seq_; }
-  bool over() const { return game_->IsOver(); }
+  // The game is over, or the table closed before it was (Close).
+  bool over() const { return game_->IsOver() || closed_.has_value(); }
+  // Why the table closed before its game ended; nullopt while it runs or when the game ended.
+  const std::optional<v1::TableClosed>& closed() const { return closed_; }
   std::optional<v1::Result> result() const;
   int num_seats() const { return static_cast<int>(seats_.size()); }
 
@@ -138,9 +141,13 @@ class TableSession {
   // the bot covers its turns, until a stream opens.
   PlayResult Play(int seat, const v1::Move& move, const std::string& request_id,
                   std::optional<uint64_t> expected_seq, bool dry_run, absl::Time now);
-  // The seat leaves for good: a bot plays it to the end and it ranks last when rated. Repeats
+  // The seat leaves for good: a bot plays it to the end and it ranks last when rated. At a practice
+  // table the table closes instead (PRACTICE_RESIGNED): nobody is left to play for. Repeats
   // answer the first resignation. FAILED_PRECONDITION once the game is over.
   absl::StatusOr<ResignResult> Resign(int seat, absl::Time now);
+  // Ends a practice table before its game ends (TableClosed): nothing more is applied after it.
+  // FAILED_PRECONDITION for a table that is not a practice table, or one already over.
+  absl::StatusOr<AppliedEntry> Close(v1::TableClosed::Reason reason, absl::Time now);
 
   // A Connect stream of `seat` (or engine::kSpectator) opened; an away seat comes back (the BACK
   // entry is returned). Spectators and a finished game log nothing. While a stream `with_view` of
@@ -266,6 +273,9 @@ class TableSession {
   // Every move in force (an undo takes moves out), in order, and beside each its request id.
   std::vector<v1::ReplayMove> moves_;
   std::vector<std::string> move_request_ids_;
+  // Set by a TableClosed entry, with its seq.
+  std::optional<v1::TableClosed> closed_;
+  uint64_t closed_seq_ = 0;
   // Practice tables: whether paused, and what each undo took back (the latest last), for redo.
   bool paused_ = false;
   std::vector<std::vector<v1::ReplayMove>> redo_;

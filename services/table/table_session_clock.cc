@@ -41,7 +41,7 @@ std::optional<AppliedEntry> TableSession::StreamOpened(int seat, bool with_view,
   if (with_view) ++view_watchers_[seat + 1];
   if (seat == engine::kSpectator) return std::nullopt;
   ++seats_[seat].streams;
-  if (!seats_[seat].away || seats_[seat].resigned || game_->IsOver()) return std::nullopt;
+  if (!seats_[seat].away || seats_[seat].resigned || over()) return std::nullopt;
   v1::TableLogEntry entry = NewEntry(now);
   entry.mutable_seat_change()->set_seat(seat);
   entry.mutable_seat_change()->set_kind(v1::SeatChange::BACK);
@@ -68,7 +68,7 @@ std::string TableSession::TakeoverReason(int seat, absl::Time now) const {
 }
 
 absl::Time TableSession::NextDeadline() const {
-  if (game_->IsOver() || paused_) return absl::InfiniteFuture();
+  if (over() || paused_) return absl::InfiniteFuture();
   absl::Time next = absl::InfiniteFuture();
   for (const Seat& seat : seats_) {
     // A practice table's player is never away: the game waits for them.
@@ -124,7 +124,7 @@ std::optional<v1::TableLogEntry> TableSession::NextDue(absl::Time now) const {
 
 std::vector<AppliedEntry> TableSession::Due(absl::Time now) {
   std::vector<AppliedEntry> due;
-  while (!game_->IsOver() && due.size() < kMaxEntriesPerDue) {
+  while (!over() && due.size() < kMaxEntriesPerDue) {
     std::optional<v1::TableLogEntry> entry = NextDue(now);
     if (!entry.has_value()) break;
     absl::StatusOr<AppliedEntry> applied = ApplyEntry(*entry, nullptr);

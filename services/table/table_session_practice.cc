@@ -55,7 +55,7 @@ absl::StatusOr<PracticeResult> TableSession::Practice(int seat, v1::PracticeChan
   KAHVE_RETURN_IF_ERROR(CheckExpectedSeq(expected_seq));
   const bool no_change = (kind == v1::PracticeChange::PAUSED && paused_) ||
                          (kind == v1::PracticeChange::RESUMED && !paused_);
-  if (no_change && !game_->IsOver()) return PracticeResult{seq_, std::nullopt};
+  if (no_change && !over()) return PracticeResult{seq_, std::nullopt};
   v1::TableLogEntry entry = NewEntry(now);
   v1::PracticeChange* change = entry.mutable_practice();
   change->set_kind(kind);
@@ -79,7 +79,7 @@ absl::StatusOr<AppliedEntry> TableSession::ApplyPractice(const v1::TableLogEntry
   if (*name == '\0') {
     return absl::InvalidArgumentError("practice.kind: must be PAUSED, RESUMED, UNDONE or REDONE");
   }
-  if (game_->IsOver()) {
+  if (over()) {
     return absl::FailedPreconditionError(absl::StrCat("the game is over; nothing to ", name));
   }
   for (const Seat& seat : seats_) {

@@ -57,7 +57,7 @@ std::vector<v1::SeatStatus> TableSession::SeatStatuses() const {
 
 RecipientView TableSession::ViewFor(int seat) const {
   RecipientView view{.view = game_->View(seat), .legal_moves = {}};
-  if (seat == engine::kSpectator) return view;
+  if (seat == engine::kSpectator || closed_.has_value()) return view;
   for (v1::Move& move : game_->LegalMoves(seat)) *view.legal_moves.Add() = std::move(move);
   return view;
 }
@@ -75,7 +75,7 @@ const v1::DealCommitment* TableSession::commitment() const {
 }
 
 std::optional<v1::DealReveal> TableSession::reveal() const {
-  if (!game_->IsOver() || !created_.has_commitment()) return std::nullopt;
+  if (!over() || !created_.has_commitment()) return std::nullopt;
   // CheckCreated made sure the salt is 64 hex digits.
   return Reveal(created_.commitment().source(), absl::HexStringToBytes(created_.deal_salt()),
                 created_.deal());
@@ -92,8 +92,9 @@ v1::TableUpdate TableSession::SnapshotFor(int seat) const {
   for (v1::SeatStatus& status : SeatStatuses()) *snapshot->add_seats() = std::move(status);
   *snapshot->mutable_options() = created_.options();
   snapshot->set_seq(seq_);
-  snapshot->set_over(game_->IsOver());
+  snapshot->set_over(over());
   if (game_->IsOver()) *snapshot->mutable_result() = game_->Result();
+  if (closed_.has_value()) *snapshot->mutable_closed() = *closed_;
   if (practice()) *snapshot->mutable_practice() = PracticeState();
   if (commitment() != nullptr) *snapshot->mutable_commitment() = *commitment();
   if (std::optional<v1::DealReveal> revealed = reveal()) *snapshot->mutable_reveal() = *revealed;
@@ -149,7 +150,7 @@ v1::TableSummary TableSession::Summary() const {
   if (ruleset.ok()) summary.set_ruleset(std::string((*ruleset)->id));
   for (v1::SeatStatus& status : SeatStatuses()) *summary.add_seats() = std::move(status);
   summary.set_seq(seq_);
-  summary.set_over(game_->IsOver());
+  summary.set_over(over());
   *summary.mutable_created_at() = ToTimestamp(created_at_);
   summary.set_practice(practice());
   if (commitment() != nullptr) *summary.mutable_commitment() = *commitment();
@@ -164,6 +165,7 @@ v1::Replay TableSession::ReplayRecord() const {
   *replay.mutable_deal() = game_->deal();
   for (const v1::ReplayMove& move : moves_) *replay.add_moves() = move;
   if (game_->IsOver()) *replay.mutable_result() = game_->Result();
+  if (closed_.has_value()) *replay.mutable_closed() = *closed_;
   *replay.mutable_seats() = created_.seats();
   if (commitment() != nullptr) *replay.mutable_commitment() = *commitment();
   if (std::optional<v1::DealReveal> revealed = reveal()) *replay.mutable_reveal() = *revealed;

@@ -27,6 +27,8 @@ struct TableRow {
   // Bumped by every change of host (migrations/0011_table_ownership.sql): the host's claim on the
   // table, which each of its appends must still match.
   int64_t owner_epoch = 1;
+  // A practice table (its log is kept a shorter time: docs/operations.md, "Retention").
+  bool practice = false;
 };
 
 // A table and its whole log: entries[i] is the entry with seq i (entries[0], the creation).

@@ -11,6 +11,8 @@ v1::TableUpdate UpdateFor(const AppliedEntry& applied, int recipient) {
   *update.mutable_at() = entry.at();
   if (entry.has_seat_change()) {
     *update.mutable_seat_change() = entry.seat_change();
+  } else if (entry.has_closed()) {
+    *update.mutable_closed() = entry.closed();
   } else if (entry.has_move()) {
     v1::MoveApplied* move = update.mutable_move();
     move->set_seat(entry.move().seat());

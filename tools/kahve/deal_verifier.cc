@@ -4,6 +4,7 @@
 #include <memory>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/core/game.h"
@@ -86,6 +87,21 @@ absl::StatusOr<VerifiedReplay> VerifyReplay(const v1::Replay& replay) {
     absl::StatusOr<engine::MoveOutcome> played = PlayReplayMove(replay, index, **game);
     if (!played.ok()) return played.status();
   }
+  absl::StatusOr<const engine::Ruleset*> ruleset = engine::RulesetOf(replay.settings());
+  if (replay.has_closed()) {
+    // A table closed before its game ended (a practice table its player left): the moves stop
+    // short of the end, and there is no result to check.
+    if ((*game)->IsOver() || replay.has_result()) {
+      return Failed("closed: the replay says its table closed early, yet its game is over");
+    }
+    return VerifiedReplay{
+        .ruleset = ruleset.ok() ? std::string((*ruleset)->id) : "",
+        .seats = (*game)->num_seats(),
+        .moves = replay.moves_size(),
+        .ending = absl::StrCat("closed: ",
+                               absl::AsciiStrToLower(
+                                   v1::TableClosed::Reason_Name(replay.closed().reason())))};
+  }
   if (!(*game)->IsOver()) {
     return Failed(absl::StrCat("moves: the game is not over after the replay's ",
                                replay.moves_size(), " moves"));
@@ -94,7 +110,6 @@ absl::StatusOr<VerifiedReplay> VerifyReplay(const v1::Replay& replay) {
     return Failed(absl::StrCat("result: the replay's differs from the replayed game's (", diff,
                                "; replay first, replayed game second)"));
   }
-  absl::StatusOr<const engine::Ruleset*> ruleset = engine::RulesetOf(replay.settings());
   return VerifiedReplay{.ruleset = ruleset.ok() ? std::string((*ruleset)->id) : "",
                         .seats = (*game)->num_seats(),
                         .moves = replay.moves_size(),

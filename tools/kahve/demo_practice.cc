@@ -11,6 +11,7 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "grpcpp/grpcpp.h"
 #include "kahve/v1/table.grpc.pb.h"
+#include "tools/kahve/player_channel.h"
 
 namespace kahve::tools {
 namespace {
@@ -59,7 +60,7 @@ std::string MoveText(const v1::MexicanTrainMove& move) {
 absl::Status PlayPractice(const std::string& table_endpoint, const v1::GameSettings& settings,
                           const DemoPlayerIdentity& player) {
   auto table = v1::TableService::NewStub(
-      grpc::CreateChannel(table_endpoint, grpc::InsecureChannelCredentials()));
+      PlayerChannel(table_endpoint));
   v1::CreatePracticeTableRequest create;
   *create.mutable_settings() = settings;
   v1::CreatePracticeTableResponse practice;
@@ -129,7 +130,8 @@ absl::Status PlayPractice(const std::string& table_endpoint, const v1::GameSetti
   v1::ResignResponse resigned;
   status = table->Resign(player.Call().get(), resign, &resigned);
   if (!status.ok()) return Failed("Resign", status);
-  std::printf("   resigned: the bots play the practice game out\n");
+  std::printf("   resigned: the practice table closed at once (TableClosed, seq %llu)\n",
+              static_cast<unsigned long long>(resigned.seq()));
   std::fflush(stdout);
   return absl::OkStatus();
 }

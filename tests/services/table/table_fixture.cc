@@ -31,6 +31,7 @@ TableServer::TableServer(const std::string& url, const std::string& host_id,
   config.streams = stream_budget;
   config.heartbeat = false;
   config.relay = false;
+  config.prune_logs = false;
   process_ = std::make_unique<TableProcess>(std::move(config));
   const absl::Status started = process_->Start();
   EXPECT_TRUE(started.ok()) << started;

@@ -269,15 +269,14 @@ TEST_F(TablePracticeTest, APracticeGameIsNeverRatedAndARetryFindsTheSameTable) {
   resign.set_seat_token(pia.token);
   v1::ResignResponse resigned;
   ASSERT_TRUE(stub().Resign(context.get(), resign, &resigned).ok());
-  // The bots play a resigned practice game out.
-  const absl::Time deadline = absl::Now() + absl::Seconds(20);
-  absl::StatusOr<v1::GetViewResponse> end;
-  do {
-    absl::SleepFor(absl::Milliseconds(20));
-    end = View(first.table_id(), pia.id, pia.token);
-    ASSERT_TRUE(end.ok()) << end.status();
-  } while (!end->view().over() && absl::Now() < deadline);
-  ASSERT_TRUE(end->view().over());
+  // A resigned practice table closes at once: no bot plays out a game nobody watches.
+  absl::StatusOr<v1::GetViewResponse> end = View(first.table_id(), pia.id, pia.token);
+  ASSERT_TRUE(end.ok()) << end.status();
+  ASSERT_TRUE(end->has_closed());
+  EXPECT_EQ(end->closed().reason(), v1::TableClosed::PRACTICE_RESIGNED);
+  EXPECT_EQ(end->seq(), resigned.seq());
+  EXPECT_TRUE(end->legal_moves().empty());
+  EXPECT_TRUE(end->has_reveal()) << "nothing more is played: the deal shows";
   v1::PracticeResponse response;
   EXPECT_EQ(Call(v1::PracticeChange::UNDONE, first.table_id(), pia, &response).error_code(),
             grpc::StatusCode::FAILED_PRECONDITION);
@@ -287,14 +286,18 @@ TEST_F(TablePracticeTest, APracticeGameIsNeverRatedAndARetryFindsTheSameTable) {
                                "' AND finished_us IS NOT NULL")),
             1);
   EXPECT_EQ(Count("SELECT count(*) FROM table_outbox"), 0);
-  // Two tables opened (the retry found the first); the one the player left, the bots finished.
+  // Its log: the creation, whatever was played, and the closing; nothing after it.
+  EXPECT_EQ(Count(absl::StrCat("SELECT count(*) FROM table_log WHERE table_id = '", id, "'")),
+            static_cast<int64_t>(resigned.seq()) + 1);
+  // Two tables opened (the retry found the first); the one the player left closed, unfinished.
   prometheus::Registry& registry = server_->metrics().registry();
   EXPECT_EQ(kahve::testing::MetricSum(registry, "kahve_practice_tables_opened_total",
                                       {{"ruleset", "liars_dice"}}),
             2);
-  EXPECT_EQ(kahve::testing::MetricSum(registry, "kahve_games_finished_total",
-                                      {{"mode", "practice"}, {"ending", "abandoned"}}),
+  EXPECT_EQ(kahve::testing::MetricSum(registry, "kahve_tables_closed_total",
+                                      {{"reason", "practice_resigned"}}),
             1);
+  EXPECT_EQ(kahve::testing::MetricSum(registry, "kahve_games_finished_total"), 0);
   EXPECT_EQ(kahve::testing::MetricSum(registry, "kahve_resignations_total"), 1);
 }
 

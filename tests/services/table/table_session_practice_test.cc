@@ -141,14 +141,80 @@ TEST(TableSessionPracticeTest, AnUndoneMovesRequestIdPlaysAgainRatherThanAnsweri
   EXPECT_EQ(again.seq, seq + 1);
 }
 
-TEST(TableSessionPracticeTest, ResigningWhilePausedLetsTheBotsPlayTheGameOut) {
+// Bots playing out a practice game its only player left would only fill the log (issue 28): the
+// resignation closes the table at once, with one entry, paused or not.
+TEST(TableSessionPracticeTest, ResigningClosesTheTableAtOnceWithOneEntry) {
   Table table(PracticeEntry());
   table.BotsReply();
   ASSERT_TRUE(table.Practice(v1::PracticeChange::PAUSED).ok());
-  ASSERT_TRUE(table.session->Resign(kPlayer, table.now).ok());
-  EXPECT_FALSE(table.session->PracticeState().paused());
-  table.BotsReply();
+  const uint64_t seq = table.session->seq();
+  absl::StatusOr<ResignResult> resigned = table.session->Resign(kPlayer, table.now);
+  ASSERT_TRUE(resigned.ok()) << resigned.status();
+  ASSERT_TRUE(resigned->applied.has_value());
+  EXPECT_EQ(resigned->seq, seq + 1);
+  const v1::TableLogEntry& entry = resigned->applied->entry;
+  ASSERT_TRUE(entry.has_closed());
+  EXPECT_EQ(entry.closed().reason(), v1::TableClosed::PRACTICE_RESIGNED);
+  // Nothing more is played: the deal shows (where the table has a commitment to open).
+  EXPECT_EQ(resigned->applied->reveal.has_value(), table.session->commitment() != nullptr);
+  table.log.push_back(entry);
   EXPECT_TRUE(table.session->over());
+  EXPECT_FALSE(table.session->result().has_value());
+  EXPECT_EQ(table.session->NextDeadline(), absl::InfiniteFuture());
+  EXPECT_TRUE(table.session->Due(table.now + absl::Hours(1)).empty()) << "no bot plays on";
+  EXPECT_TRUE(table.session->ViewFor(kPlayer).legal_moves.empty());
+  EXPECT_EQ(table.session->SeatedPlayers(), 0);
+
+  // A retry answers the first resignation; nothing else applies any more.
+  absl::StatusOr<ResignResult> again = table.session->Resign(kPlayer, table.now);
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(again->applied.has_value());
+  EXPECT_EQ(again->seq, seq + 1);
+  EXPECT_EQ(table.session->Practice(kPlayer, v1::PracticeChange::RESUMED, std::nullopt, table.now)
+                .status()
+                .code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(table.session->Close(v1::TableClosed::PRACTICE_EXPIRED, table.now).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(table.session->seq(), seq + 1);
+
+  // The log replays to the same closed table, and its records say so.
+  std::unique_ptr<TableSession> replayed = table.Replayed();
+  EXPECT_TRUE(replayed->over());
+  ASSERT_TRUE(replayed->closed().has_value());
+  EXPECT_EQ(replayed->closed()->reason(), v1::TableClosed::PRACTICE_RESIGNED);
+  const v1::Replay record = replayed->ReplayRecord();
+  EXPECT_TRUE(record.has_closed());
+  EXPECT_FALSE(record.has_result());
+  const v1::TableUpdate snapshot = replayed->SnapshotFor(kPlayer);
+  EXPECT_TRUE(snapshot.snapshot().over());
+  EXPECT_TRUE(snapshot.snapshot().has_closed());
+  EXPECT_EQ(AllViews(*replayed), AllViews(*table.session));
+}
+
+TEST(TableSessionPracticeTest, AnIdleTableClosesAndAnOrdinaryTableNever) {
+  Table table(PracticeEntry());
+  table.BotsReply();
+  ASSERT_TRUE(PlayerToAct(*table.session));
+  const v1::Move move = table.session->game().LegalMoves(kPlayer).at(0);
+  absl::StatusOr<AppliedEntry> closed =
+      table.session->Close(v1::TableClosed::PRACTICE_EXPIRED, table.now);
+  ASSERT_TRUE(closed.ok()) << closed.status();
+  EXPECT_EQ(closed->entry.closed().reason(), v1::TableClosed::PRACTICE_EXPIRED);
+  EXPECT_TRUE(table.session->over());
+  const PlayResult played =
+      table.session->Play(kPlayer, move, "late", std::nullopt, false, table.now);
+  EXPECT_EQ(played.status.code(), absl::StatusCode::kFailedPrecondition) << played.status;
+
+  std::unique_ptr<TableSession> rated = MustCreate(CreatedEntry({Player("ana"), Player("ben")}, 3));
+  EXPECT_EQ(rated->Close(v1::TableClosed::PRACTICE_EXPIRED, kStart).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_FALSE(rated->over());
+  // At an ordinary table a resignation still hands the seat to a bot.
+  absl::StatusOr<ResignResult> resigned = rated->Resign(0, kStart);
+  ASSERT_TRUE(resigned.ok());
+  EXPECT_TRUE(resigned->applied->entry.has_seat_change());
+  EXPECT_FALSE(rated->over());
 }
 
 TEST(TableSessionPracticeTest, APauseHoldsTheBotsAndThePlayerUntilResumed) {
@@ -230,7 +296,7 @@ TEST(TableSessionPracticeTest, BadPracticeCallsGetPreciseErrorsAndChangeNothing)
   forged.mutable_practice()->set_moves(7);
   EXPECT_EQ(table.session->Replay(forged).code(), absl::StatusCode::kInvalidArgument);
 
-  // After resigning the bots play the game out; there is nothing to take back.
+  // After resigning the table is closed; there is nothing to take back.
   ASSERT_TRUE(table.session->Resign(kPlayer, table.now).ok());
   EXPECT_EQ(code(kPlayer, v1::PracticeChange::UNDONE), absl::StatusCode::kFailedPrecondition);
 }

@@ -246,7 +246,7 @@ TEST_F(TableUntrustedTest, PracticeTablesPerPlayerAndPerHostAreBudgeted) {
   EXPECT_THAT(refused.error_message(), HasSubstr("max_practice_tables"));
   EXPECT_EQ(Metric("kahve_budget_in_use", {{"budget", "max_practice_tables"}}), 5);
 
-  // Resigning ends the game (the bot plays it out): its place is free again.
+  // Resigning closes the table: its place is free again at once.
   auto context = kahve::testing::ContextFor("mallory");
   v1::ResignRequest resign;
   resign.set_table_id(mallorys[1].table_id());
@@ -262,7 +262,7 @@ TEST_F(TableUntrustedTest, PracticeTablesPerPlayerAndPerHostAreBudgeted) {
   EXPECT_TRUE(again.ok()) << again.error_message();
 }
 
-TEST_F(TableUntrustedTest, AnIdlePracticeTableIsResignedAndNotReloadedAfterARestart) {
+TEST_F(TableUntrustedTest, AnIdlePracticeTableIsClosedAndNotReloadedAfterARestart) {
   TableHostSettings settings = TableServer::DefaultSettings();
   settings.practice_idle_expiry = absl::Milliseconds(300);
   Restart(settings);
@@ -275,9 +275,18 @@ TEST_F(TableUntrustedTest, AnIdlePracticeTableIsResignedAndNotReloadedAfterARest
   v1::PracticeResponse paused;
   ASSERT_TRUE(stub().Pause(context.get(), pause, &paused).ok());
   auto watcher = Connect(created.table_id(), "pia", created.seat_token());
-  ASSERT_TRUE(watcher->WaitUntil(EndsWithResult, absl::Seconds(30)));
+  ASSERT_TRUE(watcher->WaitUntil(
+      [](const std::vector<v1::TableUpdate>& updates) {
+        return !updates.empty() && updates.back().has_closed();
+      },
+      absl::Seconds(30)));
+  EXPECT_EQ(watcher->updates().back().closed().reason(), v1::TableClosed::PRACTICE_EXPIRED);
   EXPECT_EQ(Metric("kahve_practice_tables_expired_total", {}), 1);
   EXPECT_EQ(Metric("kahve_budget_in_use", {{"budget", "max_practice_tables"}}), 0);
+  // One entry closed it: the bots did not play a game nobody watched to its end (issue 28).
+  EXPECT_EQ(Count(absl::StrCat("SELECT count(*) FROM table_log WHERE table_id = '",
+                               created.table_id(), "'")),
+            static_cast<int64_t>(paused.seq()) + 2);
   watcher->Cancel();
   Restart(settings);
   EXPECT_EQ(Count("SELECT count(*) FROM table_tables WHERE finished_us IS NULL"), 0);
