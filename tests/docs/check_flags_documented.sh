@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# Fails when a kahve binary defines a flag that docs/configuration.md does not list as `--name`.
-# Usage: check_flags_documented.sh DOC BINARY...
+# Fails when a kahve binary defines a flag that docs/configuration.md does not list as `--name`,
+# or a budget flag (`--max_*`) that the resource inventory (docs/operations.md, section 8) does
+# not name as `max_...`: a new kind of resource lands with its row there.
+# Usage: check_flags_documented.sh CONFIG_DOC OPERATIONS_DOC BINARY...
 set -euo pipefail
 doc="$1"
-shift
+operations="$2"
+shift 2
+# Section 8 alone, from its heading to the next section's.
+inventory=$(awk '/^## 8\./ { on = 1; next } /^## [0-9]+\./ { on = 0 } on' "$operations")
+[ -n "$inventory" ] || { echo "$operations: no section 8"; exit 1; }
 missing=0
 for binary in "$@"; do
   # --helpfull groups flags under "Flags from FILE:"; only kahve's own files count.
@@ -15,6 +21,10 @@ for binary in "$@"; do
   for flag in $flags; do
     if ! grep -qF -- "\`--$flag\`" "$doc"; then
       echo "$(basename "$binary"): --$flag is not documented in $doc"
+      missing=1
+    fi
+    if [[ "$flag" == max_* ]] && ! grep -qF -- "\`$flag\`" <<<"$inventory"; then
+      echo "$(basename "$binary"): budget --$flag has no row in $operations, section 8"
       missing=1
     fi
   done
