@@ -461,7 +461,8 @@ void State::CheckInvariants() const {
   for (int seat = 0; seat < settings_.players; ++seat) {
     for (const Tile tile : hands_[seat]) ++seen[tile];
     for (const Tile tile : discards_[seat]) ++seen[tile];
-    KAHVE_CHECK(in_play(seat) || hands_[seat].empty(), "a seat that left holds no tiles");
+    // Once over, the final deal's tiles stay where it ended them, leavers' hands included.
+    KAHVE_CHECK(over_ || in_play(seat) || hands_[seat].empty(), "a seat that left holds no tiles");
   }
   for (size_t i = deck_next_; i < deck_.size(); ++i) ++seen[deck_[i]];
   if (!indicator_drawn_) ++seen[indicator_tile_];

@@ -161,5 +161,28 @@ TEST(OkeyClassicTest, PartnersRankAsTeams) {
   EXPECT_GT(unequal, 0) << "some game must tell the teams apart";
 }
 
+// Found by the fuzzer: with elimination and no deal limit, the game can end by elimination in a
+// deal whose leavers still hold that deal's tiles (no next deal takes them back). The final deal's
+// tiles stay where it ended them, and every tile is still in exactly one place.
+TEST(OkeyClassicTest, AnEliminationGameEndsWithEveryTileAccountedFor) {
+  v1::GameSettings settings;
+  settings.mutable_okey()->set_players(3);
+  settings.mutable_okey()->set_elimination(true);
+  int ended_by_elimination = 0;
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    v1::Deal deal;
+    deal.set_seed(seed);
+    std::unique_ptr<Game> game = std::move(NewGame(settings, deal)).value();
+    for (int moves = 0; !game->IsOver() && moves < 20000; ++moves) {
+      const int seat = game->SeatsToAct()[0];
+      ASSERT_TRUE(game->Apply(seat, *game->BotMove(seat, "heuristic", seed + moves)).accepted);
+      game->CheckInvariants();
+    }
+    ASSERT_TRUE(game->IsOver()) << "seed " << seed;
+    ended_by_elimination += game->Result().ending() == "points_exhausted" ? 1 : 0;
+  }
+  EXPECT_GT(ended_by_elimination, 0);
+}
+
 }  // namespace
 }  // namespace kahve::engine::okey_classic
