@@ -43,7 +43,9 @@ const FuzzedRuleset& FuzzedRulesetFor(std::string_view id);
 
 // Plays one input; aborts (so libFuzzer reports it) when a property fails: a rejection that
 // changed the game or gave no reason, DryRun disagreeing with Apply, a listed or bot move refused,
-// a broken invariant, events out of place, replay or a clone differing from the game.
+// a broken invariant, events out of place, replay or a clone differing from the game. Invariants
+// and who acts are checked after every move; views (a message per tile) at power-of-two move
+// numbers, at the game's end, at the input's last position and in audits; replay at the end.
 void RunEngineInput(const FuzzedRuleset& ruleset, const uint8_t* data, size_t size);
 
 // Writes inputs in the format above (the corpus generator).
