@@ -11,7 +11,8 @@
 //   1  a listed move: seat (h & 15) % seats, then a byte k: LegalMoves(seat)[k % count];
 //   2  a bot's move: seat (h & 15) - 1, then a byte b: bot kind b % kinds, bot seed b;
 //   3  an audit of seat (h & 15) - 1: each of its listed moves passes DryRun, its hints, every
-//      seat's view, a clone.
+//      seat's view, a clone. Audits in a row see the same game, so they check each seat, the
+//      views and the clone once.
 // Seats run from -1 to 14, so spectators and seats out of range are tried too.
 
 #include <cstddef>
