@@ -159,9 +159,12 @@ void CheckAccepted(const Game& game, int seat, const MoveOutcome& outcome, uint6
   CheckPosition(game, seat);
 }
 
-// A move from the input: Apply answers as DryRun did, and a refusal changes nothing. Only a
-// refused move pays for a copy to compare with: copies cost the length of the history.
-void StepMove(Game& game, int seat, const v1::Move& move) {
+// A move from the input: Apply answers as DryRun did, and a refusal changes nothing: the game
+// stays equal to `unchanged`, a copy of it at this position. Copies cost the length of the
+// history, so only a refused move makes one, and the refusals at one position share it (each is
+// checked to leave the game equal to it): once a mutation changes one move of a recorded game,
+// the moves after it are mostly refused.
+void StepMove(Game& game, int seat, const v1::Move& move, std::unique_ptr<Game>& unchanged) {
   const MoveOutcome dry = game.DryRun(seat, move);
   if (dry.accepted) {
     const uint64_t before = game.move_number();
@@ -174,7 +177,10 @@ void StepMove(Game& game, int seat, const v1::Move& move) {
     }
     return;
   }
-  const std::unique_ptr<Game> before = game.Clone();
+  // Accepted moves are all that change the move number, and it never returns.
+  if (unchanged == nullptr || unchanged->move_number() != game.move_number()) {
+    unchanged = game.Clone();
+  }
   const MoveOutcome outcome = game.Apply(seat, move);
   KAHVE_CHECK(!outcome.accepted, "Apply refuses what DryRun refused");
   KAHVE_CHECK(outcome.rejection.reason() != v1::REJECTION_REASON_UNSPECIFIED,
@@ -183,7 +189,7 @@ void StepMove(Game& game, int seat, const v1::Move& move) {
   KAHVE_CHECK(dry.rejection.reason() == outcome.rejection.reason(),
               "DryRun refuses for Apply's reason");
   KAHVE_CHECK(outcome.events.empty(), "a rejection has no events");
-  KAHVE_CHECK(game.SameState(*before), "a rejected move changes nothing");
+  KAHVE_CHECK(game.SameState(*unchanged), "a rejected move changes nothing");
 }
 
 // A move the engine offered (listed, or a bot's): accepted.
@@ -288,6 +294,7 @@ void RunEngineInput(const FuzzedRuleset& ruleset, const uint8_t* data, size_t si
   game.CheckInvariants();
   CheckPosition(game, engine::kSpectator);
   AuditRun audits;
+  std::unique_ptr<Game> unchanged;
   while (!reader.done()) {
     const uint8_t head = reader.Byte();
     const int seat = (head & 15) - 1;
@@ -299,7 +306,7 @@ void RunEngineInput(const FuzzedRuleset& ruleset, const uint8_t* data, size_t si
         const auto [bytes, taken] = reader.Take(length);
         v1::Move move;
         if (move.ParseFromArray(bytes, static_cast<int>(taken))) {
-          StepMove(game, seat, move);
+          StepMove(game, seat, move, unchanged);
         }
         break;
       }
