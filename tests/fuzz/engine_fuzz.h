@@ -11,7 +11,8 @@
 //   1  a listed move: seat (h & 15) % seats, then a byte k: LegalMoves(seat)[k % count];
 //   2  a bot's move: seat (h & 15) - 1, then a byte b: bot kind b % kinds, bot seed b;
 //   3  an audit of seat (h & 15) - 1: each of its listed moves passes DryRun, its hints, every
-//      seat's view, a clone.
+//      seat's view, a clone. Audits in a row see the same game, so they check each seat, the
+//      views and the clone once.
 // Seats run from -1 to 14, so spectators and seats out of range are tried too.
 
 #include <cstddef>
@@ -43,7 +44,9 @@ const FuzzedRuleset& FuzzedRulesetFor(std::string_view id);
 
 // Plays one input; aborts (so libFuzzer reports it) when a property fails: a rejection that
 // changed the game or gave no reason, DryRun disagreeing with Apply, a listed or bot move refused,
-// a broken invariant, events out of place, replay or a clone differing from the game.
+// a broken invariant, events out of place, replay or a clone differing from the game. Invariants
+// and who acts are checked after every move; views (a message per tile) at power-of-two move
+// numbers, at the game's end, at the input's last position and in audits; replay at the end.
 void RunEngineInput(const FuzzedRuleset& ruleset, const uint8_t* data, size_t size);
 
 // Writes inputs in the format above (the corpus generator).

@@ -1,14 +1,20 @@
 // Writes the fuzz targets' seed corpus (tests/fuzz/corpus/, docs/operations.md "Fuzzing"):
 //   kahve_fuzz_corpus OUT_DIR
 // replaces OUT_DIR/<target>/ for every target with inputs from seeded games and requests, so the
-// same build writes the same files. Engine inputs are random games (moves as protobuf bytes, so
-// the fuzzer mutates their content), whole games of listed moves and of bot moves (so it starts
-// from late positions too); request inputs are every request type with every string set, valid
-// and with one hostile value.
+// same build writes the same files. Engine inputs are mostly short, so that a run costs little and
+// the fuzzer tries many: random games' first moves (as protobuf bytes, so the fuzzer mutates their
+// content) and the openings of games of listed moves and of bot moves; then whole games, within a
+// byte budget, so that it starts from late positions and game ends too. An engine input the
+// target aborts on is a finding, printed and written to $TMPDIR/kahve-corpus-findings/ instead.
+// Request inputs are every request type with every string set, valid and with one hostile value.
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -16,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/core/check.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
 #include "tests/fuzz/engine_fuzz.h"
@@ -33,9 +40,13 @@ using engine::Rng;
 
 constexpr int kMoveFiles = 14;  // random games' first moves, as protobuf bytes
 constexpr int kMoveSteps = 40;
-constexpr int kListedFiles = 8;  // whole games of listed moves
-constexpr int kBotFiles = 8;     // whole games of bot moves
-constexpr int kWholeGameSteps = 1500;
+constexpr int kOpeningFiles = 6;  // openings of games of listed moves, and of bot moves
+constexpr int kOpeningSteps = 48;
+// Whole games, of listed and of bot moves in turn, until they fill kWholeGameBytes: as many
+// settings as fit while a run of the corpus stays short (a few long games, or many short ones).
+constexpr size_t kWholeGameBytes = 8192;
+constexpr int kMaxWholeGames = 16;
+constexpr int kWholeGameSteps = 3000;  // a game longer than this does not count as ending
 
 class CorpusDir {
  public:
@@ -119,9 +130,10 @@ Input RandomMoves(const FuzzedRuleset& ruleset, Rng& rng) {
   return rec.Done();
 }
 
-Input ListedGame(const FuzzedRuleset& ruleset, Rng& rng) {
+// A game of listed moves, up to `steps` of them.
+Input ListedGame(const FuzzedRuleset& ruleset, Rng& rng, int steps) {
   Recording rec(ruleset, rng);
-  for (int step = 0; step < kWholeGameSteps && !rec.game->IsOver(); ++step) {
+  for (int step = 0; step < steps && !rec.game->IsOver(); ++step) {
     const int seat = rec.SeatToAct(rng);
     const std::vector<v1::Move> legal = rec.game->LegalMoves(seat);
     const auto index = static_cast<uint8_t>(rng.Below(std::min<size_t>(legal.size(), 256)));
@@ -131,10 +143,11 @@ Input ListedGame(const FuzzedRuleset& ruleset, Rng& rng) {
   return rec.Done();
 }
 
-Input BotGame(const FuzzedRuleset& ruleset, Rng& rng) {
+// A game of bot moves, up to `steps` of them.
+Input BotGame(const FuzzedRuleset& ruleset, Rng& rng, int steps) {
   Recording rec(ruleset, rng);
   const std::vector<std::string> kinds = rec.game->BotKinds();
-  for (int step = 0; step < kWholeGameSteps && !rec.game->IsOver(); ++step) {
+  for (int step = 0; step < steps && !rec.game->IsOver(); ++step) {
     const int seat = rec.SeatToAct(rng);
     // The choice byte names the kind as choice % (kinds + 1) (engine_fuzz.cc); the last is best.
     const size_t pick = rng.Below(4) == 0 ? 0 : kinds.size() - 1;
@@ -146,22 +159,69 @@ Input BotGame(const FuzzedRuleset& ruleset, Rng& rng) {
   return rec.Done();
 }
 
+using GamePlay = Input (*)(const FuzzedRuleset&, Rng&, int steps);
+
+// A game of `play` to its end, from the first settings and seed drawn whose game ends.
+Input WholeGame(const FuzzedRuleset& ruleset, Rng& rng, GamePlay play) {
+  for (int tries = 0;; ++tries) {
+    KAHVE_CHECK(tries < 64, "most games end within kWholeGameSteps");
+    Input input = play(ruleset, rng, kWholeGameSteps);
+    if (input.game_over) return input;
+  }
+}
+
+// Whether the fuzz target gets through `bytes`. Played in a child process, as a failed property
+// aborts: the recording played the moves without the target's checks.
+bool TargetPasses(const FuzzedRuleset& ruleset, const std::string& bytes) {
+  std::fflush(nullptr);
+  const pid_t child = fork();
+  KAHVE_CHECK(child >= 0, "fork() starts the child that plays the input");
+  if (child == 0) {
+    RunEngineInput(ruleset, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+    std::_Exit(0);
+  }
+  int status = 0;
+  KAHVE_CHECK(waitpid(child, &status, 0) == child, "the child that plays the input is waited for");
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 // Writes the inputs of ruleset number `index` of FuzzedRulesets(), from its own random stream,
-// and says how many play their game to the end.
-void WriteEngineCorpus(const fs::path& out, const FuzzedRuleset& ruleset, uint64_t index) {
+// and says how many play their game to the end. An input the target aborts on is a finding, not
+// a seed (libFuzzer would stop on it before fuzzing anything): it goes to `findings` instead,
+// and is named.
+void WriteEngineCorpus(const fs::path& out, const fs::path& findings, const FuzzedRuleset& ruleset,
+                       uint64_t index) {
   const std::string target = std::string(ruleset.id) + "_fuzzer";
   CorpusDir dir(out / target);
   Rng rng(engine::DeriveSeed(/*seed=*/0xF022, index));
-  const std::pair<const char*, Input (*)(const FuzzedRuleset&, Rng&)> kinds[] = {
-      {"moves-", &RandomMoves}, {"listed-", &ListedGame}, {"bots-", &BotGame}};
-  const int counts[] = {kMoveFiles, kListedFiles, kBotFiles};
   int over = 0;
-  for (int kind = 0; kind < 3; ++kind) {
-    for (int i = 0; i < counts[kind]; ++i) {
-      const Input input = kinds[kind].second(ruleset, rng);
-      dir.Write(kinds[kind].first + std::to_string(i), input.bytes);
-      over += input.game_over ? 1 : 0;
+  const auto write = [&](const std::string& name, const Input& input) {
+    if (!TargetPasses(ruleset, input.bytes)) {
+      fs::create_directories(findings);
+      const fs::path path = findings / (target + "-" + name);
+      std::ofstream(path, std::ios::binary) << input.bytes;
+      std::printf("%s: FINDING: %s aborts the target; left out, written to %s\n", target.c_str(),
+                  name.c_str(), path.c_str());
+      return;
     }
+    dir.Write(name, input.bytes);
+    over += input.game_over ? 1 : 0;
+  };
+  for (int i = 0; i < kMoveFiles; ++i) {
+    write("moves-" + std::to_string(i), RandomMoves(ruleset, rng));
+  }
+  const std::pair<std::string, GamePlay> plays[] = {{"listed-", &ListedGame}, {"bots-", &BotGame}};
+  for (const auto& [name, play] : plays) {
+    for (int i = 0; i < kOpeningFiles; ++i) {
+      write(name + std::to_string(i), play(ruleset, rng, kOpeningSteps));
+    }
+  }
+  size_t whole_bytes = 0;
+  for (int i = 0; i < kMaxWholeGames && whole_bytes < kWholeGameBytes; ++i) {
+    const auto& [name, play] = plays[i % 2];
+    const Input input = WholeGame(ruleset, rng, play);
+    write(name + "game-" + std::to_string(i / 2), input);
+    whole_bytes += input.bytes.size();
   }
   std::printf("%s: %d files, %d of them play a game to its end\n", target.c_str(), dir.files(),
               over);
@@ -223,8 +283,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::filesystem::path out = argv[1];
+  const std::filesystem::path findings =
+      std::filesystem::temp_directory_path() / "kahve-corpus-findings";
   const auto& rulesets = kahve::fuzz::FuzzedRulesets();
-  for (size_t i = 0; i < rulesets.size(); ++i) kahve::fuzz::WriteEngineCorpus(out, rulesets[i], i);
+  for (size_t i = 0; i < rulesets.size(); ++i) {
+    kahve::fuzz::WriteEngineCorpus(out, findings, rulesets[i], i);
+  }
 #ifdef KAHVE_FUZZ_REQUESTS
   std::printf("request_checks_fuzzer: %d files\n", kahve::fuzz::WriteRequestCorpus(out));
 #endif
