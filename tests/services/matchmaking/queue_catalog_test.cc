@@ -12,6 +12,7 @@
 #include "engine/core/registry.h"
 #include "google/protobuf/descriptor.h"
 #include "gtest/gtest.h"
+#include "services/matchmaking/queue_budget.h"
 
 namespace kahve::matchmaking {
 namespace {
@@ -92,6 +93,13 @@ TEST(MatchmakingQueueCatalogTest, TheStandardQueuesAreEachRulesetsDefaults) {
       "okey51/teams/teams=1,hints=0,doubling=0,deals=1",
       "mexican_train/solo/players=4"};
   EXPECT_EQ(StandardQueueKeys(), expected);
+}
+
+// The default budget refuses no queue: an attacker with an account per queue opens them all and
+// honest players still get in (matchmaking_fair_shares_pgtest.cc shows it over gRPC).
+TEST(MatchmakingQueueCatalogTest, TheDefaultQueueBudgetCoversEveryQueue) {
+  EXPECT_GE(QueueBudgetSettings{}.max_active_queues,
+            static_cast<int64_t>(EveryQueue().size() - StandardQueueKeys().size()));
 }
 
 }  // namespace
