@@ -18,6 +18,19 @@
 #include "engine/okey_classic/okey_classic_text.h"
 
 namespace kahve::engine {
+namespace {
+
+// A queueable int32 setting offering every value from `low` to `high`.
+QueueableSetting Between(std::string_view name, int32_t low, int32_t high) {
+  QueueableSetting setting{.name = name, .values = {}};
+  for (int32_t value = low; value <= high; ++value) setting.values.push_back(value);
+  return setting;
+}
+
+// A queueable bool setting: off and on.
+QueueableSetting Flag(std::string_view name) { return {.name = name, .values = {0, 1}}; }
+
+}  // namespace
 
 const std::vector<Ruleset>& Rulesets() {
   // Listed explicitly: a linker drops self-registering objects nobody references.
@@ -26,7 +39,8 @@ const std::vector<Ruleset>& Rulesets() {
        .settings_case = v1::GameSettings::kLiarsDice,
        .new_game = &liars_dice::NewGame,
        .simulate = &liars_dice::Simulate,
-       .queueable_settings = {"players", "dice_per_player"},
+       // The engine's whole ranges: 45 queues.
+       .queueable_settings = {Between("players", 2, 10), Between("dice_per_player", 1, 5)},
        .fill_defaults = &liars_dice::FillDefaults,
        .seating = &liars_dice::SeatingOf,
        .with_players = &liars_dice::WithPlayers,
@@ -37,9 +51,16 @@ const std::vector<Ruleset>& Rulesets() {
        .settings_case = v1::GameSettings::kOkey,
        .new_game = &okey_classic::NewGame,
        .simulate = &okey_classic::Simulate,
-       .queueable_settings = {"players", "partners", "indicator_last_tile", "elimination",
-                              "single_colour_doubles", "single_colour_red_black_only",
-                              "max_deals"},
+       // max_deals: none (the rules' game, played to 0 points), 1 (one deal: the demo's and the
+       // examples'), or a short, middling or long game (3, 5, 10). With the variants the engine
+       // allows together: 210 queues.
+       .queueable_settings = {Between("players", 2, 4),
+                              Flag("partners"),
+                              Flag("indicator_last_tile"),
+                              Flag("elimination"),
+                              Flag("single_colour_doubles"),
+                              Flag("single_colour_red_black_only"),
+                              {.name = "max_deals", .values = {0, 1, 3, 5, 10}}},
        .fill_defaults = &okey_classic::FillDefaults,
        .seating = &okey_classic::SeatingOf,
        .with_players = nullptr,
@@ -50,7 +71,10 @@ const std::vector<Ruleset>& Rulesets() {
        .settings_case = v1::GameSettings::kOkey101,
        .new_game = &okey101::NewGame,
        .simulate = &okey101::Simulate,
-       .queueable_settings = {"teams", "hints", "deals"},
+       // The rules' game lengths (RULES.md): 20 queues.
+       .queueable_settings = {Flag("teams"),
+                              Flag("hints"),
+                              {.name = "deals", .values = {3, 5, 7, 9, 11}}},
        .fill_defaults = &okey101::FillDefaults,
        .seating = &okey101::SeatingOf,
        .with_players = nullptr,
@@ -61,7 +85,9 @@ const std::vector<Ruleset>& Rulesets() {
        .settings_case = v1::GameSettings::kOkey51,
        .new_game = &okey51::NewGame,
        .simulate = &okey51::Simulate,
-       .queueable_settings = {"teams", "hints", "doubling", "deals"},
+       // The rules' game lengths (RULES.md): 16 queues.
+       .queueable_settings =
+           {Flag("teams"), Flag("hints"), Flag("doubling"), {.name = "deals", .values = {1, 3}}},
        .fill_defaults = &okey51::FillDefaults,
        .seating = &okey51::SeatingOf,
        .with_players = nullptr,
@@ -72,7 +98,8 @@ const std::vector<Ruleset>& Rulesets() {
        .settings_case = v1::GameSettings::kMexicanTrain,
        .new_game = &mexican_train::NewGame,
        .simulate = &mexican_train::Simulate,
-       .queueable_settings = {"players"},
+       // The engine's whole range: 9 queues.
+       .queueable_settings = {Between("players", 2, 10)},
        .fill_defaults = &mexican_train::FillDefaults,
        .seating = &mexican_train::SeatingOf,
        .with_players = nullptr,

@@ -1,6 +1,7 @@
 #ifndef KAHVE_ENGINE_CORE_REGISTRY_H_
 #define KAHVE_ENGINE_CORE_REGISTRY_H_
 
+#include <cstdint>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,15 @@
 
 namespace kahve::engine {
 
+// A setting a matchmaking queue may ask for, and the values queues offer for it: few, so that
+// the queues clients can open are few and known (docs/matchmaking.md, Queues). The engine stays
+// the judge of settings; the list only narrows what a queue may ask for, to values it deals.
+// Ascending; a bool's are 0 and 1.
+struct QueueableSetting {
+  std::string_view name;
+  std::vector<int32_t> values;
+};
+
 // One ruleset: its id (as in RULES.md), how to start a game, how to simulate many, and what
 // matchmaking and tools need to know of its settings, so that no switch on rulesets is needed
 // outside engine/ (docs/engine.md, section 4). The engine's `new_game` stays the one judge of
@@ -23,11 +33,11 @@ struct Ruleset {
   absl::StatusOr<std::unique_ptr<Game>> (*new_game)(const v1::GameSettings&, const v1::Deal&);
   // Plays options.games bot games on the ruleset's fast path (no protobuf per move).
   absl::StatusOr<SimSummary> (*simulate)(const SimOptions& options);
-  // The fields of the ruleset's kahve.v1 settings message (scalars, by name) a matchmaking queue
-  // may ask for, in the order a queue key lists them (docs/matchmaking.md). The others (first
-  // starter, round limits) are for simulations, scenarios and practice tables: a queue that could
-  // ask for them would only split its players.
-  std::vector<std::string_view> queueable_settings;
+  // The fields of the ruleset's kahve.v1 settings message (int32 or bool scalars, by name) a
+  // matchmaking queue may ask for, each with its values, in the order a queue key lists them
+  // (docs/matchmaking.md). The others (first starter, round limits) are for simulations,
+  // scenarios and practice tables: a queue that could ask for them would only split its players.
+  std::vector<QueueableSetting> queueable_settings;
   // Writes each default into the optional settings fields left unset (the ruleset's oneof of
   // `settings` must be the one set), so settings that mean the same game compare equal.
   void (*fill_defaults)(v1::GameSettings& settings);

@@ -6,6 +6,8 @@
 #include "absl/flags/flag.h"
 #include "grpcpp/grpcpp.h"
 #include "kahve/v1/rating.grpc.pb.h"
+#include "services/common/logging.h"
+#include "services/matchmaking/queue_catalog.h"
 
 ABSL_FLAG(std::string, service_token, "",
           "Matchmaking: bearer token (service role) for the table service (CreateTable, ListHosts, "
@@ -37,9 +39,10 @@ ABSL_FLAG(int32_t, turn_seconds, 0,
           "Matchmaking: turn time of the tables it creates (TableOptions.turn_seconds).");
 ABSL_FLAG(int32_t, enqueue_batch, 256,
           "Matchmaking: most new tickets stored in one transaction (Enqueue's group commit).");
-ABSL_FLAG(int64_t, max_active_queues, 200,
-          "Matchmaking: distinct queues with waiting or placing tickets, over all replicas; an "
-          "Enqueue that would open another is refused with RESOURCE_EXHAUSTED. 0: unlimited.");
+ABSL_FLAG(int64_t, max_active_queues, kahve::matchmaking::QueueBudgetSettings{}.max_active_queues,
+          "Matchmaking: distinct queues with waiting or placing tickets, over all replicas, the "
+          "standard queues (each ruleset's defaults) aside; an Enqueue that would open another is "
+          "refused with RESOURCE_EXHAUSTED. 0: unlimited.");
 ABSL_FLAG(int64_t, max_active_tickets, 50000,
           "Matchmaking: waiting or placing tickets, over all replicas; Enqueues beyond are refused "
           "with RESOURCE_EXHAUSTED. 0: unlimited.");
@@ -49,7 +52,6 @@ ABSL_FLAG(int32_t, away_grace_seconds, 0,
 
 namespace kahve::matchmaking {
 namespace {
-
 
 MatchmakerSettings MatchmakerSettingsFromFlags() {
   MatchmakerSettings settings{
@@ -74,6 +76,19 @@ MatchmakerSettings MatchmakerSettingsFromFlags() {
 MatchmakerSettings WithDatabase(MatchmakerSettings settings, const std::string& url) {
   settings.database_url = url;
   return settings;
+}
+
+// An operator may set max_active_queues below the number of queues clients can open (each active
+// queue costs every pass a few queries). Accounts can then fill it with rare settings and refuse
+// other players those settings, never the standard queues: said once, at start-up.
+void WarnOfAFillableQueueBudget(const QueueBudgetSettings& budget) {
+  if (budget.max_active_queues <= 0) return;
+  const auto others = static_cast<int64_t>(EveryQueue().size() - StandardQueueKeys().size());
+  if (budget.max_active_queues >= others) return;
+  common::LogWarning(
+      "max_active_queues is below the number of queues besides the standard ones: accounts can "
+      "fill it, and then Enqueues for other than the standard settings are refused",
+      {{"max_active_queues", budget.max_active_queues}, {"queues", others}});
 }
 
 }  // namespace
@@ -119,7 +134,7 @@ MatchmakingProcess::MatchmakingProcess(MatchmakingConfig config)
                .clock = config_.matchmaker.clock},
               &store_, &tables_),
       streams_(config_.streams, &metrics_.budgets()),
-      queues_(config_.queues, &metrics_.budgets()),
+      queues_(config_.queues, StandardQueueKeys(), &metrics_.budgets()),
       watchers_(&store_, config_.watch_poll, absl::Hours(1), &streams_, config_.matchmaker.clock),
       workers_(config_.workers > 0 ? config_.workers : pool_.size()),
       gate_(config_.authenticator.get(), config_.call_rate, &metrics_.registry()),
@@ -136,6 +151,7 @@ MatchmakingProcess::MatchmakingProcess(MatchmakingConfig config)
 MatchmakingProcess::~MatchmakingProcess() { Stop(); }
 
 absl::Status MatchmakingProcess::Start() {
+  WarnOfAFillableQueueBudget(config_.queues);
   if (absl::Status started = server_.Start(); !started.ok()) return started;
   if (config_.run_passes) matchmaker_.Start([this] { watchers_.Poke(); });
   return absl::OkStatus();
@@ -162,8 +178,9 @@ absl::StatusOr<std::unique_ptr<common::ServiceProcess>> StartMatchmaking(
 }  // namespace
 
 const common::ServiceDescription kMatchmakingService{.name = "kahve-matchmaking",
-                                                     .summary = "queues players and seats them "
-                                                                "at tables (gRPC)",
+                                                     .summary =
+                                                         "queues players and seats them "
+                                                         "at tables (gRPC)",
                                                      .default_port = 50051,
                                                      .default_metrics_port = 9091,
                                                      .start = &StartMatchmaking};

@@ -1,5 +1,7 @@
 #include "services/matchmaking/queue_budget.h"
 
+#include <utility>
+
 namespace kahve::matchmaking {
 namespace {
 
@@ -8,8 +10,10 @@ constexpr char kTickets[] = "max_active_tickets";
 
 }  // namespace
 
-QueueBudget::QueueBudget(QueueBudgetSettings settings, common::BudgetMetrics* metrics)
-    : settings_(settings) {
+QueueBudget::QueueBudget(QueueBudgetSettings settings,
+                         absl::flat_hash_set<std::string> standard_queues,
+                         common::BudgetMetrics* metrics)
+    : settings_(settings), standard_queues_(std::move(standard_queues)) {
   if (metrics == nullptr) return;
   queues_refused_ = &metrics->refusals.Add({{"budget", kQueues}});
   tickets_refused_ = &metrics->refusals.Add({{"budget", kTickets}});
@@ -28,25 +32,27 @@ void QueueBudget::Refresh(const std::map<std::string, int64_t>& active, int64_t 
   queues_.clear();
   tickets_ = 0;
   for (const auto& [queue_key, tickets] : active) {
-    queues_.insert(queue_key);
+    if (!standard_queues_.contains(queue_key)) queues_.insert(queue_key);
     tickets_ += tickets;
   }
   for (const auto& [sequence, queue_key] : admitted_) {
-    queues_.insert(queue_key);
+    if (!standard_queues_.contains(queue_key)) queues_.insert(queue_key);
     ++tickets_;
   }
   Publish();
 }
 
 absl::Status QueueBudget::Admit(const std::string& queue_key) {
+  const bool standard = standard_queues_.contains(queue_key);
   bool tickets_full = false;
   {
     absl::MutexLock lock(&mu_);
     tickets_full = settings_.max_active_tickets > 0 && tickets_ >= settings_.max_active_tickets;
-    const bool queues_full = settings_.max_active_queues > 0 && !queues_.contains(queue_key) &&
+    const bool queues_full = settings_.max_active_queues > 0 && !standard &&
+                             !queues_.contains(queue_key) &&
                              static_cast<int64_t>(queues_.size()) >= settings_.max_active_queues;
     if (!tickets_full && !queues_full) {
-      queues_.insert(queue_key);
+      if (!standard) queues_.insert(queue_key);
       ++tickets_;
       admitted_.emplace_back(next_admission_++, queue_key);
       Publish();
@@ -61,8 +67,8 @@ absl::Status QueueBudget::Admit(const std::string& queue_key) {
   if (queues_refused_ != nullptr) queues_refused_->Increment();
   return common::BudgetExhausted(
       kQueues, settings_.max_active_queues,
-      "queue with settings players already wait for (GetQueueStats lists them), or try again "
-      "later");
+      "queue with the ruleset's standard settings, or settings players already wait for "
+      "(GetQueueStats lists them), or try again later");
 }
 
 void QueueBudget::Publish() {

@@ -1,6 +1,7 @@
 #include "services/matchmaking/queue_spec.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,8 +56,10 @@ absl::StatusOr<v1::GameSettings> QueueableOnly(const v1::GameSettings& settings,
   const Message& asked = settings.GetReflection()->GetMessage(settings, field);
   std::vector<const FieldDescriptor*> set;
   asked.GetReflection()->ListFields(asked, &set);  // proto3: the fields not at their default
-  const std::vector<std::string> queueable(ruleset.queueable_settings.begin(),
-                                           ruleset.queueable_settings.end());
+  std::vector<std::string> queueable;
+  for (const engine::QueueableSetting& setting : ruleset.queueable_settings) {
+    queueable.emplace_back(setting.name);
+  }
   for (const FieldDescriptor* setting : set) {
     if (std::find(queueable.begin(), queueable.end(), setting->name()) == queueable.end()) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -71,6 +74,63 @@ absl::StatusOr<v1::GameSettings> QueueableOnly(const v1::GameSettings& settings,
   return kept;
 }
 
+// The queueable setting `name` of the ruleset's settings message `chosen`: Internal unless the
+// registry names an int32 or bool scalar.
+absl::StatusOr<const FieldDescriptor*> QueueableField(const Message& chosen,
+                                                      const engine::Ruleset& ruleset,
+                                                      std::string_view name) {
+  const FieldDescriptor* field = chosen.GetDescriptor()->FindFieldByName(std::string(name));
+  if (field == nullptr || field->is_repeated() ||
+      (field->cpp_type() != FieldDescriptor::CPPTYPE_INT32 &&
+       field->cpp_type() != FieldDescriptor::CPPTYPE_BOOL)) {
+    return absl::InternalError(absl::StrCat("registry: ", std::string(ruleset.id),
+                                            " lists no int32 or bool setting ", std::string(name)));
+  }
+  return field;
+}
+
+// A queueable field's value: an int32 as it is, a bool as 0 or 1.
+int32_t ValueOf(const Message& chosen, const FieldDescriptor* field) {
+  if (field->cpp_type() == FieldDescriptor::CPPTYPE_BOOL) {
+    return chosen.GetReflection()->GetBool(chosen, field) ? 1 : 0;
+  }
+  return chosen.GetReflection()->GetInt32(chosen, field);
+}
+
+// Offered values in words: "2..10" for a run of three or more, else "1 or 3", "0, 1, 3, 5 or 10".
+std::string InWords(const std::vector<int32_t>& values) {
+  if (values.size() >= 3 &&
+      int64_t{values.back()} - values.front() + 1 == static_cast<int64_t>(values.size())) {
+    return absl::StrCat(values.front(), "..", values.back());
+  }
+  std::string words;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) words += i + 1 == values.size() ? " or " : ", ";
+    absl::StrAppend(&words, values[i]);
+  }
+  return words;
+}
+
+// InvalidArgument naming the first queueable field set to a value queues do not offer, with the
+// values they do. Judged with defaults filled in, so a written 0 for "the default" is refused as
+// the engine would refuse it.
+absl::Status CheckOffered(const v1::GameSettings& settings, const engine::Ruleset& ruleset) {
+  const FieldDescriptor* ruleset_field = RulesetField(settings);
+  const Message& chosen = settings.GetReflection()->GetMessage(settings, ruleset_field);
+  for (const engine::QueueableSetting& setting : ruleset.queueable_settings) {
+    KAHVE_ASSIGN_OR_RETURN(const FieldDescriptor* field,
+                           QueueableField(chosen, ruleset, setting.name));
+    const int32_t value = ValueOf(chosen, field);
+    if (std::find(setting.values.begin(), setting.values.end(), value) != setting.values.end()) {
+      continue;
+    }
+    return absl::InvalidArgumentError(absl::StrCat("settings.", ruleset_field->name(), ".",
+                                                   field->name(), ": a queue may ask for ",
+                                                   InWords(setting.values), ", not ", value));
+  }
+  return absl::OkStatus();
+}
+
 // The canonical key (queue_spec.h): every queueable field in the registry's order, integers in
 // decimal, booleans as 0 or 1, so equal settings always give one key, whatever the client left
 // unset.
@@ -78,25 +138,10 @@ absl::StatusOr<std::string> KeyOf(const QueueSpec& spec, const engine::Ruleset& 
   const Message& chosen =
       spec.settings.GetReflection()->GetMessage(spec.settings, RulesetField(spec.settings));
   std::vector<std::string> parts;
-  for (std::string_view setting : ruleset.queueable_settings) {
-    const std::string name(setting);
-    const FieldDescriptor* field = chosen.GetDescriptor()->FindFieldByName(name);
-    if (field == nullptr || field->is_repeated()) {
-      return absl::InternalError(
-          absl::StrCat("registry: ", std::string(ruleset.id), " lists no scalar setting ", name));
-    }
-    switch (field->cpp_type()) {
-      case FieldDescriptor::CPPTYPE_INT32:
-        parts.push_back(absl::StrCat(name, "=", chosen.GetReflection()->GetInt32(chosen, field)));
-        break;
-      case FieldDescriptor::CPPTYPE_BOOL:
-        parts.push_back(
-            absl::StrCat(name, "=", chosen.GetReflection()->GetBool(chosen, field) ? 1 : 0));
-        break;
-      default:
-        return absl::InternalError(absl::StrCat("registry: ", std::string(ruleset.id), ".", name,
-                                                " is neither int32 nor bool"));
-    }
+  for (const engine::QueueableSetting& setting : ruleset.queueable_settings) {
+    KAHVE_ASSIGN_OR_RETURN(const FieldDescriptor* field,
+                           QueueableField(chosen, ruleset, setting.name));
+    parts.push_back(absl::StrCat(field->name(), "=", ValueOf(chosen, field)));
   }
   return absl::StrCat(spec.ruleset, "/", spec.teams ? "teams" : "solo", "/",
                       absl::StrJoin(parts, ","));
@@ -113,6 +158,8 @@ absl::StatusOr<QueueSpec> QueueSpecFor(const v1::GameSettings& settings, bool te
   // Defaults filled in, so settings leaving `players` unset and settings asking for the default
   // are one queue.
   ruleset.fill_defaults(spec.settings);
+  // Few values per setting keep the queues few (the queue budget covers them all).
+  KAHVE_RETURN_IF_ERROR(CheckOffered(spec.settings, ruleset));
   const engine::Seating seating = ruleset.seating(spec.settings);
   spec.preferred_seats = seating.preferred;
   spec.min_seats = seating.min;

@@ -36,7 +36,8 @@ struct QueueSpec {
 };
 
 // The queue for a request: InvalidArgument for settings that name no ruleset, set a field that
-// is not queueable (naming it), the engine refuses, or teams where the ruleset has no partners.
+// is not queueable (naming it) or a queueable one to a value queues do not offer (naming the
+// field and its values), the engine refuses, or teams where the ruleset has no partners.
 absl::StatusOr<QueueSpec> QueueSpecFor(const v1::GameSettings& settings, bool teams);
 
 // A queue key's ruleset and mode read back from the key: its leading [a-z0-9_] (keys stored before

@@ -10,6 +10,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "pqxx/pqxx"
+#include "services/matchmaking/queue_catalog.h"
 #include "tests/services/matchmaking/mm_fixture.h"
 #include "tests/services/service_testing.h"
 
@@ -25,13 +26,9 @@ constexpr char kThisDatabase[] = "(SELECT oid FROM pg_database WHERE datname = c
 
 class MatchmakingQueuesTest : public MatchmakingTest {
  protected:
-  // Classic okey with a deal limit: every limit is a queue of its own, and with four seats to
-  // fill a lone ticket waits.
-  static v1::EnqueueRequest OkeyDeals(int max_deals) {
-    v1::EnqueueRequest request;
-    request.mutable_settings()->mutable_okey()->set_max_deals(max_deals);
-    return request;
-  }
+  // The i-th (from 1) of Liar's dice queues for 2, 3, 5, 6, 7 ... players: not the standard
+  // queue (4 players), which the budget always admits; a lone ticket waits.
+  static v1::EnqueueRequest Rare(int i) { return LiarsDice(i < 3 ? i + 1 : i + 2); }
 
   // "N locks, M sessions": the advisory locks held in this database.
   std::string Locks() {
@@ -81,8 +78,14 @@ TEST_F(MatchmakingQueuesTest, ManyQueuesShareOneLockConnectionAndPlayersAreStill
   MatchmakerBudgets budgets;
   budgets.queues.max_active_queues = 300;
   StartMatchmaker(Settings(), budgets);
-  for (int deals = 1; deals <= 250; ++deals) {
-    ASSERT_TRUE(Enqueue(absl::StrCat("lone", deals), OkeyDeals(deals), nullptr).ok()) << deals;
+  int lone = 0;
+  for (const QueueSpec& queue : EveryQueue()) {
+    if (queue.key == "liars_dice/solo/players=2,dice_per_player=5") continue;  // ana's and bora's
+    if (++lone > 250) break;
+    v1::EnqueueRequest request;
+    *request.mutable_settings() = queue.settings;
+    request.set_teams(queue.teams);
+    ASSERT_TRUE(Enqueue(absl::StrCat("lone", lone), request, nullptr).ok()) << queue.key;
   }
   std::string ana, bora;
   ASSERT_TRUE(Enqueue("ana", LiarsDice(2), &ana).ok());
@@ -102,15 +105,15 @@ TEST_F(MatchmakingQueuesTest, ANewQueueBeyondTheBudgetIsRefusedWhileActiveQueues
   budgets.queues.max_active_queues = 5;
   mm_ = Replica(budgets);
   std::string second;
-  for (int deals = 1; deals <= 5; ++deals) {
+  for (int i = 1; i <= 5; ++i) {
     std::string ticket;
-    ASSERT_TRUE(Enqueue(absl::StrCat("p", deals), OkeyDeals(deals), &ticket).ok());
-    if (deals == 2) second = ticket;
+    ASSERT_TRUE(Enqueue(absl::StrCat("p", i), Rare(i), &ticket).ok());
+    if (i == 2) second = ticket;
   }
-  const grpc::Status refused = Enqueue("p6", OkeyDeals(6), nullptr);
+  const grpc::Status refused = Enqueue("p6", Rare(6), nullptr);
   EXPECT_EQ(refused.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_THAT(refused.error_message(), HasSubstr("budget max_active_queues (5) reached"));
-  EXPECT_TRUE(Enqueue("p7", OkeyDeals(1), nullptr).ok()) << "a queue already active";
+  EXPECT_TRUE(Enqueue("p7", Rare(1), nullptr).ok()) << "a queue already active";
   EXPECT_EQ(Count("SELECT count(*) FROM mm_tickets"), 6);
   const std::string metrics = MetricsOf(mm());
   EXPECT_THAT(metrics, HasSubstr("kahve_budget_refusals_total{budget=\"max_active_queues\"} 1"));
@@ -120,7 +123,7 @@ TEST_F(MatchmakingQueuesTest, ANewQueueBeyondTheBudgetIsRefusedWhileActiveQueues
   // A queue that empties makes room at the next pass.
   ASSERT_TRUE(Cancel("p2", second).ok());
   mm().matchmaker().RunOnce();
-  EXPECT_TRUE(Enqueue("p6", OkeyDeals(6), nullptr).ok());
+  EXPECT_TRUE(Enqueue("p6", Rare(6), nullptr).ok());
 }
 
 TEST_F(MatchmakingQueuesTest, TicketsBeyondTheBudgetAreRefused) {

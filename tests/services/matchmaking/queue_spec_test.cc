@@ -3,7 +3,10 @@
 
 #include "services/matchmaking/queue_spec.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_split.h"
 #include "engine/core/registry.h"
@@ -51,10 +54,10 @@ TEST(MatchmakingQueueSpecTest, AKeyGivesItsRulesetAndModeBack) {
 
 TEST(MatchmakingQueueSpecTest, EveryRulesetsKeyListsItsQueueableSettingsInOrder) {
   v1::GameSettings okey;
-  okey.mutable_okey()->set_max_deals(7);
+  okey.mutable_okey()->set_max_deals(5);
   EXPECT_EQ(KeyOf(okey),
             "okey/solo/players=4,partners=0,indicator_last_tile=0,elimination=0,"
-            "single_colour_doubles=0,single_colour_red_black_only=0,max_deals=7");
+            "single_colour_doubles=0,single_colour_red_black_only=0,max_deals=5");
   v1::GameSettings partners;
   partners.mutable_okey()->set_single_colour_doubles(true);
   EXPECT_EQ(KeyOf(partners, /*teams=*/true),
@@ -93,6 +96,39 @@ TEST(MatchmakingQueueSpecTest, ASettingOutsideTheAllowListIsRefusedByName) {
   okey51_starter.mutable_okey51()->set_first_starter(3);
   EXPECT_THAT(std::string(QueueSpecFor(okey51_starter, false).status().message()),
               StartsWith("settings.okey51.first_starter:"));
+}
+
+// Issue 28, finding 7: 200 values of max_deals were 200 queues. A queueable setting takes only
+// the values the registry offers; the refusal names the field and those values, checked with
+// defaults filled in (a written 0 is no default).
+TEST(MatchmakingQueueSpecTest, AValueQueuesDoNotOfferIsRefusedWithTheValuesTheyDo) {
+  const auto message = [](const v1::GameSettings& settings, bool teams = false) {
+    return std::string(QueueSpecFor(settings, teams).status().message());
+  };
+  v1::GameSettings deals;
+  deals.mutable_okey()->set_max_deals(7);
+  EXPECT_EQ(QueueSpecFor(deals, false).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(message(deals), "settings.okey.max_deals: a queue may ask for 0, 1, 3, 5 or 10, not 7");
+  deals.mutable_okey()->set_max_deals(1000000);
+  EXPECT_EQ(message(deals, /*teams=*/true),
+            "settings.okey.max_deals: a queue may ask for 0, 1, 3, 5 or 10, not 1000000");
+  v1::GameSettings five;
+  five.mutable_okey()->set_players(5);
+  EXPECT_EQ(message(five, /*teams=*/true), "settings.okey.players: a queue may ask for 2..4, not 5")
+      << "the value is judged before the mode's table size";
+  v1::GameSettings dice;
+  dice.mutable_liars_dice()->set_dice_per_player(0);
+  EXPECT_EQ(message(dice), "settings.liars_dice.dice_per_player: a queue may ask for 1..5, not 0");
+  v1::GameSettings okey51;
+  okey51.mutable_okey51()->set_deals(2);
+  EXPECT_EQ(message(okey51), "settings.okey51.deals: a queue may ask for 1 or 3, not 2");
+  v1::GameSettings okey101;
+  okey101.mutable_okey101()->set_deals(4);
+  EXPECT_EQ(message(okey101),
+            "settings.okey101.deals: a queue may ask for 3, 5, 7, 9 or 11, not 4");
+  v1::GameSettings train;
+  train.mutable_mexican_train()->set_players(11);
+  EXPECT_EQ(message(train), "settings.mexican_train.players: a queue may ask for 2..10, not 11");
 }
 
 TEST(MatchmakingQueueSpecTest, UnknownFieldsAreDropped) {
@@ -172,14 +208,26 @@ TEST(MatchmakingQueueSpecTest, TheRegistryListsScalarSettingsOfEachRuleset) {
         v1::GameSettings::descriptor()->FindFieldByNumber(ruleset.settings_case);
     ASSERT_NE(field, nullptr) << ruleset.id;
     EXPECT_FALSE(ruleset.queueable_settings.empty()) << ruleset.id;
-    for (std::string_view name : ruleset.queueable_settings) {
+    for (const engine::QueueableSetting& queueable : ruleset.queueable_settings) {
+      const std::string name(queueable.name);
       const google::protobuf::FieldDescriptor* setting =
-          field->message_type()->FindFieldByName(std::string(name));
+          field->message_type()->FindFieldByName(name);
       ASSERT_NE(setting, nullptr) << ruleset.id << "." << name;
       EXPECT_FALSE(setting->is_repeated()) << ruleset.id << "." << name;
       EXPECT_TRUE(setting->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_INT32 ||
                   setting->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_BOOL)
           << ruleset.id << "." << name;
+      // Few values, ascending and distinct (the refusal's "2..10" relies on it); a bool's are
+      // 0 and 1.
+      EXPECT_FALSE(queueable.values.empty()) << ruleset.id << "." << name;
+      EXPECT_LE(queueable.values.size(), 16u) << ruleset.id << "." << name;
+      EXPECT_TRUE(std::is_sorted(queueable.values.begin(), queueable.values.end()) &&
+                  std::adjacent_find(queueable.values.begin(), queueable.values.end()) ==
+                      queueable.values.end())
+          << ruleset.id << "." << name;
+      if (setting->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_BOOL) {
+        EXPECT_EQ(queueable.values, (std::vector<int32_t>{0, 1})) << ruleset.id << "." << name;
+      }
     }
   }
 }
