@@ -75,7 +75,7 @@ export function openLobby(root: HTMLElement, clients: Clients, go: (hash: string
         cb.addEventListener("change", () => { values[s.key] = cb.checked; save(); renderPick(); });
         return h("label", { class: "field check", for: id }, cb, " ", s.label);
       }
-      const sel = h("select", { id }, ...s.values.map((v) => h("option", { value: String(v), selected: v === values[s.key] }, String(v))));
+      const sel = h("select", { id, "aria-label": s.label }, ...s.values.map((v) => h("option", { value: String(v), selected: v === values[s.key] }, String(v))));
       sel.addEventListener("change", () => { values[s.key] = Number(sel.value); save(); renderPick(); });
       return h("label", { class: "field", for: id }, s.label, " ", sel);
     });
@@ -138,11 +138,11 @@ export function openLobby(root: HTMLElement, clients: Clients, go: (hash: string
   const startPractice = async (humanSeats: number) => {
     say("Opening a practice table…");
     try {
-      const r = await clients.table.createPracticeTable({
+      const r = await clients.table().createPracticeTable({
         settings: gameSettings(info, values), seat: 0, botKind, options: { botDelayMs: botDelay },
         requestId: `practice-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
         ...(humanSeats > 1 ? { humanSeats: Array.from({ length: humanSeats }, (_, i) => i) } : {}),
-      } as Parameters<typeof clients.table.createPracticeTable>[0]);
+      } as Parameters<ReturnType<typeof clients.table>["createPracticeTable"]>[0]);
       const extra = (r as unknown as { seats?: { seat: number; seatToken: string }[] }).seats ?? [];
       const seats = humanSeats > 1 && extra.length ? extra : [{ seat: r.seat, seatToken: r.seatToken }];
       holdSeats(seats.map((s) => ({ tableId: r.tableId, seat: s.seat, seatToken: s.seatToken, ruleset: info.id, practice: true, matchId: "", passAndPlay: seats.length > 1 })));

@@ -106,6 +106,8 @@ class TablePage {
   private render(): void {
     this.pickActive();
     const s = this.active.state;
+    // The seq the screen shows, for tests to wait on.
+    this.headEl.dataset.seq = String(s.seq);
     this.renderHead();
     this.renderBanners();
     const hidden = this.sessions.length > 1 && this.shownSeat !== this.active.ref.seat && !s.over;
@@ -152,7 +154,7 @@ class TablePage {
       const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
       clock = h("span", { class: `clock${left <= 10 ? " is-low" : ""}`, role: "timer", "aria-label": `${left} seconds left` }, `⏱ ${left}s`);
     }
-    const conn = s.connection === "live" ? null
+    const conn = s.connection === "live" || s.connection === "ended" ? null
       : h("span", { class: `conn conn--${s.connection}` }, s.connection === "reconnecting" ? "Reconnecting…" : s.connection === "connecting" ? "Connecting…" : s.connection === "failed" ? `Cannot connect: ${s.error}` : "");
     fill(this.headEl,
       h("h1", {}, this.info.name, s.practice ? h("span", { class: "badge" }, "practice") : null,
@@ -272,7 +274,7 @@ class TablePage {
     this.previewText = "";
     this.render();
     try {
-      const r = await this.active.play(intent.move, true);
+      const r = await this.active.preview(intent.move);
       const names = this.seatNames(this.active.state.view);
       const texts = r.events.map((e) => describeEvent(e, (s) => names[s] ?? "")).filter(Boolean);
       this.previewText = (texts.length ? texts.join("; ") : "Allowed.") + (r.previewTruncated ? " (what comes next is hidden until you confirm)" : "");
