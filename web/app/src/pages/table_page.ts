@@ -108,6 +108,7 @@ class TablePage {
     const s = this.active.state;
     // The seq the screen shows, for tests to wait on.
     this.headEl.dataset.seq = String(s.seq);
+    this.headEl.dataset.canAct = String(this.canAct() && !(this.sessions.length > 1 && this.shownSeat !== this.active.ref.seat));
     this.renderHead();
     this.renderBanners();
     const hidden = this.sessions.length > 1 && this.shownSeat !== this.active.ref.seat && !s.over;

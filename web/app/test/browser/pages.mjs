@@ -76,9 +76,7 @@ export class TablePage {
   async waitForTurn(timeout = 60000) {
     await this.page.waitForFunction(() => {
       if (document.querySelector(".result")) return true;
-      const turn = document.querySelector(".turn");
-      const busy = document.querySelector(".confirm:not([hidden])");
-      return turn && turn.classList.contains("is-mine") && !busy;
+      return document.querySelector(".table-head")?.dataset.canAct === "true";
     }, null, { timeout });
     return !(await this.isOver());
   }

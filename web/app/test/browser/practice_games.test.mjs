@@ -11,7 +11,7 @@ const GAMES = [
   { ruleset: "okey", settings: { Players: 2, "Deals (0: play to 0 points)": 1 } },
   { ruleset: "okey51", settings: { Hints: true } },
   { ruleset: "okey101", settings: { Deals: 3, Hints: true } },
-  { ruleset: "mexican_train", settings: { Players: 2 } },
+  { ruleset: "mexican_train", settings: { Players: 10 } },
 ];
 
 let env;
