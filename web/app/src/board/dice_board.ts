@@ -93,7 +93,7 @@ class DiceBoard implements Board {
         dv.putanaUsed[seat] ? h("span", { class: "badge" }, "Путана used") : null),
       h("div", { class: "cup", "aria-hidden": "true" }, ...Array.from({ length: count }, () => h("span", { class: "die die--hidden" }))),
       lastBid?.bid ? h("div", { class: "seat__bid" }, `bid ${bidText(lastBid.bid.quantity, lastBid.bid.face)}`) : null,
-      revealed.length && dv.bids.length === 0
+      revealed.length && (dv.bids.length === 0 || view.over)
         ? h("div", { class: "revealed", "aria-label": `${name} showed ${revealed.join(", ")}` }, ...revealed.map((f) => die(f, undefined, "die--small")))
         : null);
     });
@@ -101,12 +101,12 @@ class DiceBoard implements Board {
 
     const standing = dv.bids[dv.bids.length - 1];
     fill(this.centreEl,
-      h("div", { class: "round-info" }, `Round ${dv.round}`, ` · ${dv.diceOnTable} dice on the table`,
+      h("div", { class: "round-info" }, `Round ${dv.round}`, ` · ${dv.diceOnTable} ${dv.diceOnTable === 1 ? "die" : "dice"} on the table`,
         dv.putanaRound ? h("strong", { class: "putana-banner" }, " · Путана round: ones are not wild, the face is fixed") : null),
       standing?.bid
-        ? h("p", { class: "standing-bid", "aria-live": "polite" }, `${ctx.seatNames[standing.seat] ?? ""} bids `, h("strong", {}, bidText(standing.bid.quantity, standing.bid.face)))
+        ? h("p", { class: "standing-bid", "aria-live": "polite" }, `${ctx.seatNames[standing.seat] ?? ""} ${standing.seat === view.seat ? "bid" : "bids"} `, h("strong", {}, bidText(standing.bid.quantity, standing.bid.face)))
         : h("p", { class: "standing-bid muted" }, "No bid yet this round."),
-      reveal && reveal.dice.length && dv.bids.length === 0
+      reveal && reveal.dice.length && (dv.bids.length === 0 || view.over)
         ? h("p", { class: "reveal-line" }, `Last challenge: ${reveal.counted} counted, the bid ${reveal.bidStood ? "stood" : "failed"}.`)
         : null,
       dv.bids.length ? h("ol", { class: "bid-list", "aria-label": "Bids this round" },
@@ -127,7 +127,7 @@ class DiceBoard implements Board {
         controls.push(button("Не верю! (challenge)", () => this.emit({ move: wrap(challenge), label: "Challenge the bid", preview: false }), { class: "challenge" }));
       }
     } else {
-      controls.push(h("p", { class: "board-status" }, ctx.active ? "" : "Waiting for the other players."));
+      controls.push(h("p", { class: "board-status" }, ctx.active || view.over ? "" : "Waiting for the other players."));
     }
     fill(this.mineEl, myDice, h("div", { class: "actions" }, ...controls));
   }

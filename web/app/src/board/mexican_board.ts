@@ -147,7 +147,7 @@ class MexicanBoard implements Board {
     // Status and actions.
     const out: HTMLElement[] = [];
     if (!ctx.active || this.legal.length === 0) {
-      fill(this.statusEl, ctx.active ? "" : "Waiting for the other players.");
+      fill(this.statusEl, ctx.active || this.view?.over ? "" : "Waiting for the other players.");
     } else {
       const why = mv.bound ? `You must satisfy the open double on ${mv.openDoubles[0] === -1 ? "the Mexican train" : `train ${(mv.openDoubles[0] ?? 0) + 1}`}. `
         : mv.firstTurn ? "Your first turn: lay a chain on your own train. " : "";

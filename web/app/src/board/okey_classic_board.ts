@@ -94,7 +94,7 @@ class OkeyClassicBoard implements Board {
         this.emit({ move: wrap(show ?? { action: { case: "showIndicator", value: {} } }), label: `Show ${ov.indicator} (gösterme)`, preview: false })));
     }
     if (!ctx.active || this.legal.length === 0) {
-      fill(this.statusEl, ctx.active ? "" : "Waiting for the other players.");
+      fill(this.statusEl, ctx.active || this.view?.over ? "" : "Waiting for the other players.");
       fill(this.actionsEl, ...out);
       return;
     }

@@ -206,7 +206,7 @@ class OkeyLayingBoard implements Board {
     this.renderMelds(lv, ctx);
     if (!ctx.active || this.legal.length === 0) {
       fill(this.actionsEl);
-      fill(this.statusEl, ctx.active ? "" : "Waiting for the other players.");
+      fill(this.statusEl, ctx.active || this.view?.over ? "" : "Waiting for the other players.");
       return;
     }
     const mustDraw = this.legal.some((m) => m.action.case === "draw" || m.action.case === "takeDiscard") && !lv.drawn;

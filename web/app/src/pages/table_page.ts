@@ -153,7 +153,7 @@ class TablePage {
     const deadline = toAct.map((x) => s.deadlines.get(x)).find((d) => d !== undefined);
     if (deadline !== undefined && !s.over) {
       const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
-      clock = h("span", { class: `clock${left <= 10 ? " is-low" : ""}`, role: "timer", "aria-label": `${left} seconds left` }, `⏱ ${left}s`);
+      clock = h("span", { class: `clock${left <= 10 ? " is-low" : ""}`, role: "timer", "aria-label": `${left} seconds left` }, `${left} s left`);
     }
     const conn = s.connection === "live" || s.connection === "ended" ? null
       : h("span", { class: `conn conn--${s.connection}` }, s.connection === "reconnecting" ? "Reconnecting…" : s.connection === "connecting" ? "Connecting…" : s.connection === "failed" ? `Cannot connect: ${s.error}` : "");

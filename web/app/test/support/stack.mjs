@@ -82,7 +82,7 @@ export async function startStack({ log = false } = {}) {
   execFileSync(kahve, ["migrate"], { env, stdio: "ignore" });
   const serveLog = join(work, "serve.log");
   const out = (name) => (log ? "inherit" : ["ignore", "ignore", "ignore"]);
-  const serve = spawn("bash", ["-c", `exec "${kahve}" serve --all --port 0 --metrics_port 0 --host 127.0.0.1 --drain_seconds 0 --host_id web --pass_interval_ms 100 > "${serveLog}" 2>&1`], { env, stdio: out("serve") });
+  const serve = spawn("bash", ["-c", `exec "${kahve}" serve --all --port 0 --metrics_port 0 --host 127.0.0.1 --drain_seconds 0 --host_id web --pass_interval_ms 100 --away_grace_seconds 2 --turn_seconds 90 > "${serveLog}" 2>&1`], { env, stdio: out("serve") });
   procs.push(serve);
   const portOf = (svc) => {
     const m = new RegExp(`"msg":"${svc} serving".*?"port":(\\d+)`).exec(existsSync(serveLog) ? readFileSync(serveLog, "utf8") : "");

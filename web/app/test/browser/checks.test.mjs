@@ -1,0 +1,126 @@
+// Smaller checks, each on its own practice table: moves played by keyboard only (Tab, arrows,
+// Space, Enter), and the fair-deal check turning red on a tampered replay.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { LobbyPage, TablePage, playOneMove } from "./pages.mjs";
+import { newPage, screenshot, setup, teardown } from "./support.mjs";
+
+let env;
+before(async () => { env = await setup(); });
+after(async () => { await teardown(env); });
+
+/** Presses Tab until the focused element's name matches, as a keyboard user would. */
+async function tabTo(page, pattern, max = 80) {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press("Tab");
+    const name = await page.evaluate(() => {
+      const el = document.activeElement;
+      return el ? (el.getAttribute("aria-label") ?? el.textContent ?? "").trim() : "";
+    });
+    if (pattern.test(name)) return name;
+  }
+  throw new Error(`no focusable element named ${pattern} within ${max} tabs`);
+}
+
+async function seq(page) {
+  return Number(await page.locator(".table-head").getAttribute("data-seq"));
+}
+
+async function openPractice(ruleset, settings) {
+  const page = await newPage(env);
+  const lobby = new LobbyPage(page);
+  await lobby.open(env.stack.url);
+  await lobby.signInAsGuest();
+  await lobby.choose(ruleset, settings);
+  await lobby.practice();
+  return { page, table: new TablePage(page) };
+}
+
+describe("checks", { concurrency: true }, () => {
+  test("okey51 played by keyboard only: draw, confirm, pick a tile with the arrows, discard", { timeout: 120000 }, async (t) => {
+    if (env.skip) return t.skip(env.skip);
+    const { page, table } = await openPractice("okey51", {});
+    for (let turn = 0; turn < 2; turn++) {
+      await table.waitForTurn();
+      const hand = page.getByRole("group", { name: "Your rack" }).locator(".tile");
+      if (turn > 0 || (await page.getByRole("button", { name: /^Draw from the deck/ }).count()) > 0) {
+        const before = await seq(page);
+        await page.locator("body").focus();
+        await tabTo(page, /^Draw from the deck/);
+        await page.keyboard.press("Enter");
+        // The preview's Confirm button takes the focus once the dry run answers.
+        await page.waitForFunction(() => document.activeElement?.textContent?.startsWith("Confirm: "));
+        await page.keyboard.press("Enter");
+        await page.waitForFunction((b) => Number(document.querySelector(".table-head").dataset.seq) > b, before);
+        await table.waitForTurn();
+      }
+      const count = await hand.count();
+      assert.equal(count, 15, "fifteen tiles before the discard");
+      await tabTo(page, /^(red|blue|black|yellow|fake)/);
+      await page.keyboard.press("ArrowRight");
+      await page.keyboard.press("ArrowRight");
+      await page.keyboard.press("Space");
+      const picked = await page.evaluate(() => document.activeElement?.getAttribute("data-tile"));
+      const before = await seq(page);
+      await tabTo(page, /^Discard /);
+      await page.keyboard.press("Enter");
+      await page.waitForFunction((b) => Number(document.querySelector(".table-head").dataset.seq) > b, before);
+      await page.getByRole("group", { name: "Your rack" }).locator(".tile").nth(13).waitFor();
+      assert.equal(await page.getByRole("group", { name: "Your rack" }).locator(".tile").count(), 14);
+      t.diagnostic(`turn ${turn + 1}: discarded ${picked} by keyboard`);
+    }
+    await screenshot(page, "keyboard-okey51");
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("Liar's dice by keyboard: a face, the quantity, the bid", { timeout: 60000 }, async (t) => {
+    if (env.skip) return t.skip(env.skip);
+    const { page, table } = await openPractice("liars_dice", { Players: 3 });
+    await table.waitForTurn();
+    await page.locator("body").focus();
+    await tabTo(page, /^Face 6$/);
+    await page.keyboard.press("Enter");
+    await tabTo(page, /^One more$/);
+    await page.keyboard.press("Enter");
+    const label = await tabTo(page, /^Bid \d+ × sixes$/);
+    const before = await seq(page);
+    await page.keyboard.press("Enter");
+    await page.waitForFunction((b) => Number(document.querySelector(".table-head").dataset.seq) > b, before);
+    const you = label.replace(/^Bid /, "");
+    await page.getByRole("list", { name: "Bids this round" }).getByText(`You: ${you}`).waitFor();
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("the fair-deal check turns red on a tampered replay", { timeout: 120000 }, async (t) => {
+    if (env.skip) return t.skip(env.skip);
+    const { page, table } = await openPractice("liars_dice", { Players: 2, "Dice each": 1 });
+    while (await table.waitForTurn()) await playOneMove(table, "liars_dice");
+    const verdict = page.getByRole("region", { name: "Fair-deal check" }).getByRole("status");
+    await page.getByText("Verified: the deal is the one committed to at the start.").waitFor();
+    await page.getByText("Replay", { exact: true }).click();
+    const box = page.getByRole("textbox", { name: "Replay JSON to check" });
+    await page.waitForFunction(() => document.querySelector("textarea")?.value.length > 0);
+    // The untouched replay verifies.
+    await page.getByRole("button", { name: "Check this replay" }).click();
+    await page.waitForFunction(() => document.querySelector(".verdict")?.textContent?.includes("Verified"));
+    // A replay whose seed was changed does not.
+    const replay = JSON.parse(await box.inputValue());
+    const seed = BigInt(replay.reveal.seed);
+    replay.reveal.seed = String(seed ^ 1n);
+    replay.deal.seed = replay.reveal.seed;
+    await box.fill(JSON.stringify(replay));
+    await page.getByRole("button", { name: "Check this replay" }).click();
+    await page.waitForFunction(() => document.querySelector(".verdict")?.classList.contains("is-bad"));
+    assert.match(await verdict.innerText(), /Mismatch/);
+    assert.match(await page.locator(".check-lines").innerText(), /seed/);
+    // So does one whose material was rewritten to the new seed: its hash is not the commitment.
+    const bytes = Buffer.from(replay.reveal.material, "hex");
+    bytes.writeBigUInt64BE(BigInt(replay.reveal.seed), 57);
+    replay.reveal.material = bytes.toString("hex");
+    await box.fill(JSON.stringify(replay));
+    await page.getByRole("button", { name: "Check this replay" }).click();
+    await page.getByText(/SHA-256 of the material is [0-9a-f]{12}…[0-9a-f]{6}, but the commitment shown at the start was/).waitFor();
+    await screenshot(page, "fair-check-tampered");
+    assert.deepEqual(page.errors, []);
+  });
+});
