@@ -1,7 +1,7 @@
 // Builds the web client into dist/: one bundle (app.js), one stylesheet (app.css) and
 // index.html, minified, no CDN. `node build.mjs --watch` rebuilds on change.
 import { build, context } from "esbuild";
-import { copyFile, mkdir } from "node:fs/promises";
+import { copyFile, mkdir, readdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -22,6 +22,21 @@ const options = {
   logLevel: "warning",
   metafile: true,
 };
+
+// Unit tests (test/unit/*.test.ts) bundled for Node's test runner into dist-test/.
+if (process.argv.includes("--tests")) {
+  const tests = (await readdir(join(here, "test/unit"))).filter((f) => f.endsWith(".test.ts"));
+  await build({
+    entryPoints: tests.map((f) => join(here, "test/unit", f)),
+    outdir: join(here, "dist-test"),
+    outExtension: { ".js": ".mjs" },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: ["node18"],
+    logLevel: "warning",
+  });
+}
 
 if (process.argv.includes("--watch")) {
   const ctx = await context(options);
