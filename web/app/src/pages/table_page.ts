@@ -11,6 +11,7 @@ import { rulesetById, type RulesetInfo } from "../rulesets";
 import type { HeldSeat } from "../seats_store";
 import { TableSession, explainError } from "../session";
 import { button, fill, h } from "../ui/dom";
+import { dealEnd, dealSummary } from "./deal_summary";
 import { renderResult } from "./result_panel";
 
 export interface TablePageHandle {
@@ -37,6 +38,9 @@ class TablePage {
   private readonly announceEl = h("div", { class: "sr-only", "aria-live": "polite" });
   private readonly resultEl = h("section", { class: "result-host" });
   private readonly handoverEl = h("section", { class: "handover", hidden: true, "aria-label": "Hand the device over" });
+  private readonly summaryEl = h("div", { class: "summary-host" });
+  /** The deal-end summary shown, or dismissed, last (by seq). */
+  private summarySeq = -1n;
   private pending: Intent | null = null;
   private previewText = "";
   private hints: Hints | null = null;
@@ -55,7 +59,7 @@ class TablePage {
     this.active = this.sessions[0]!;
     if (held.length === 1) this.shownSeat = held[0]!.seat;
     fill(root, h("div", { class: `table-page ruleset-${this.info.id}` },
-      this.headEl, this.bannerEl, this.handoverEl, this.boardEl, this.confirmEl, this.toolsEl, this.resultEl,
+      this.headEl, this.bannerEl, this.summaryEl, this.handoverEl, this.boardEl, this.confirmEl, this.toolsEl, this.resultEl,
       h("details", { class: "log-box" }, h("summary", {}, "Table log"), this.logEl), this.announceEl));
     for (const s of this.sessions) {
       s.onChange(() => this.render());
@@ -125,12 +129,32 @@ class TablePage {
         seatNames: this.seatNames(s.view), active: this.canAct(), pending: this.pending, hints: this.hints, drawn: s.drawn,
       });
     }
+    this.renderSummary();
     this.renderConfirm();
     this.renderTools();
     this.renderLog();
     if (s.over && !this.resultShown && (s.result || s.closed)) {
       this.resultShown = true;
       renderResult(this.resultEl, this.clients, this.active, this.held[0]!, this.seatNames(s.view));
+    }
+  }
+
+  /** The newest deal's end, until the player moves on (a later deal's end replaces it). */
+  private renderSummary(): void {
+    const log = this.active.state.log;
+    for (let i = log.length - 1; i >= 0; i--) {
+      const line = log[i]!;
+      const ev = dealEnd(line.events);
+      if (!ev) continue;
+      if (line.seq <= this.summarySeq && this.summaryEl.childElementCount === 0) return;
+      if (line.seq === this.summarySeq) return;
+      const el = dealSummary(ev, this.seatNames(this.active.state.view), "", () => {
+        this.summaryEl.replaceChildren();
+        this.render();
+      });
+      this.summarySeq = line.seq;
+      this.summaryEl.replaceChildren(...(el ? [el] : []));
+      return;
     }
   }
 

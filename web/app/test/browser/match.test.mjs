@@ -33,6 +33,7 @@ test("a matchmade game between two browsers, a reload, an away spell, ratings an
   }
   await Promise.all(pages.map((p) => p.waitForURL(/#\/table\//, { timeout: 30000 })));
   const tables = pages.map((p) => new TablePage(p));
+  await Promise.all(pages.map((p) => p.locator(".my-dice .die").first().waitFor()));
   const [a, b] = await Promise.all(pages.map(seatLabel));
   assert.equal(a.tableId, b.tableId, "both players sit at the same table");
   assert.notEqual(a.seat, b.seat);
@@ -40,17 +41,17 @@ test("a matchmade game between two browsers, a reload, an away spell, ratings an
   await pages[0].getByRole("timer").first().waitFor({ timeout: 15000 });
 
   // Whoever is to act makes one move; then the first player reloads and gets the same seat back.
-  const mover = await Promise.race(tables.map((tb, i) => tb.waitForTurn().then(() => i)));
-  await playOneMoveBidOnly(tables[mover]);
+  await untilTurnOf(tables, 1);
+  await playOneMoveBidOnly(tables[1]);
   await pages[0].reload();
-  await pages[0].locator(".my-dice").waitFor();
+  await pages[0].locator(".my-dice .die").first().waitFor();
   const again = await seatLabel(pages[0]);
   assert.equal(again.tableId, a.tableId);
   assert.equal(again.seat, a.seat, "the reload returns to the same seat");
   assert.equal(again.dice, a.dice, "with the same dice");
 
   // The first player drops off while it is their turn: the bot holds the seat, the page says so on return.
-  await tables[0].waitForTurn();
+  await untilTurnOf(tables, 0);
   await pages[0].context().setOffline(true);
   await pages[0].evaluate(() => window.kahve.dropConnection());
   await new Promise((r) => setTimeout(r, 4500));
@@ -76,6 +77,23 @@ test("a matchmade game between two browsers, a reload, an away spell, ratings an
   await pages[1].getByRole("region", { name: "Your ratings" }).getByText("Liar's dice").waitFor();
   for (const p of pages) assert.deepEqual(p.errors, []);
 });
+
+/** Lets the other player bid until it is player `i`'s turn. */
+async function untilTurnOf(tables, i) {
+  for (let k = 0; k < 600; k++) {
+    const can = await Promise.all(tables.map((tb) => tb.page.locator(".table-head").getAttribute("data-can-act")));
+    const who = can.indexOf("true");
+    if (who === i) return;
+    if (who < 0) {
+      await new Promise((r) => setTimeout(r, 100));
+      continue;
+    }
+    const before = await tables[who].page.locator(".table-head").getAttribute("data-seq");
+    await playOneMoveBidOnly(tables[who]);
+    await tables[who].page.waitForFunction((b) => document.querySelector(".table-head")?.dataset.seq !== b, before);
+  }
+  throw new Error(`never player ${i}'s turn`);
+}
 
 /** A bid (never a challenge), so the game goes on after the first move. */
 async function playOneMoveBidOnly(table) {

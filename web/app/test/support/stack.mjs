@@ -63,7 +63,7 @@ function gatewayCommand({ port, mm, table, rating, secret }) {
   const main = join(repoDir, "web/gateway/dist/src/main.js");
   return [process.execPath, [main, "--port", String(port), "--host", "127.0.0.1",
     "--matchmaking_target", `127.0.0.1:${mm}`, "--table_target", `127.0.0.1:${table}`, "--rating_target", `127.0.0.1:${rating}`,
-    "--static_dir", join(appDir, "dist"), "--guest_tokens"]];
+    "--static_dir", join(appDir, "dist"), "--guest_tokens", "--metrics_port", "0", "--drain_seconds", "0"]];
 }
 
 export async function startStack({ log = false } = {}) {
