@@ -38,3 +38,8 @@ export function holdSeats(seats: HeldSeat[]): void {
   for (const k of keys.slice(0, Math.max(0, keys.length - 20))) delete m[k];
   localStorage.setItem(KEY, JSON.stringify(m));
 }
+
+/** The tables this browser holds seats at, newest first. */
+export function heldTables(): HeldSeat[] {
+  return Object.values(all()).map((seats) => seats[0]!).filter(Boolean).reverse();
+}

@@ -8,7 +8,7 @@ import {
 import { getToken, guestToken, playerId, setToken } from "../auth";
 import { flags } from "../flags";
 import { RULESETS, defaults, gameSettings, rulesetById, wantsTeams, type RulesetInfo } from "../rulesets";
-import { holdSeats } from "../seats_store";
+import { heldTables, holdSeats } from "../seats_store";
 import { explainError } from "../session";
 import { button, fill, h } from "../ui/dom";
 
@@ -102,8 +102,12 @@ export function openLobby(root: HTMLElement, clients: Clients, go: (hash: string
       pnp = h("div", { class: "pnp" }, h("h3", {}, "Pass and play"), h("p", { class: "muted" }, "One device, several players; bots take the other seats."),
         count, " ", button("Start pass and play", () => void startPractice(humans), { disabled: !signedIn }));
     }
+    const recent = heldTables().slice(0, 5);
+    const back = recent.length ? h("details", { class: "recent" }, h("summary", {}, "Your recent tables"),
+      h("ul", {}, ...recent.map((t) => h("li", {}, h("a", { href: `#/table/${t.tableId}` },
+        `${rulesetById(t.ruleset)?.name ?? t.ruleset}${t.practice ? " (practice)" : ""} · ${t.tableId}`))))) : null;
     fill(playEl, h("h2", {}, "Play"), h("div", { class: "row" }, practice, kind, speed), h("div", { class: "row" }, queue),
-      renderTicket(), partyBox, pnp);
+      renderTicket(), partyBox, pnp, back);
   };
 
   const renderTicket = (): HTMLElement | null => {

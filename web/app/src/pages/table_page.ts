@@ -59,7 +59,7 @@ class TablePage {
     this.active = this.sessions[0]!;
     if (held.length === 1) this.shownSeat = held[0]!.seat;
     fill(root, h("div", { class: `table-page ruleset-${this.info.id}` },
-      this.headEl, this.bannerEl, this.summaryEl, this.handoverEl, this.boardEl, this.confirmEl, this.toolsEl, this.resultEl,
+      this.headEl, this.bannerEl, this.handoverEl, this.boardEl, this.confirmEl, this.summaryEl, this.toolsEl, this.resultEl,
       h("details", { class: "log-box" }, h("summary", {}, "Table log"), this.logEl), this.announceEl));
     for (const s of this.sessions) {
       s.onChange(() => this.render());
