@@ -2,7 +2,8 @@
 // material must be laid out as section 2 says (label, source, salt, seed, preset hash), agree
 // with the reveal's readable parts, and hash (SHA-256) to the commitment this page saw in its
 // first snapshot. A replay, when given, must carry that same commitment and reveal.
-import { DealSource, type DealCommitment, type DealReveal, type Replay } from "./api";
+import { DealSource, type DealCommitment, type DealReveal, type Replay, type View } from "./api";
+import { liarsDiceFirstRoll, mexicanFirstHand, okeyFirstHand } from "./deal_rng";
 
 export const LABEL = "kahve.deal-commitment.v1";
 export const MATERIAL_BYTES = 97;
@@ -44,8 +45,46 @@ export function buildMaterial(source: number, salt: Uint8Array, seed: bigint, pr
   return out;
 }
 
+/**
+ * Recomputes, from the revealed seed, what this seat was dealt first (docs/fairness.md section 4)
+ * and compares it with the view the page was shown then; null when the page saw no first deal
+ * (it joined later) or the deal was a preset.
+ */
+export function checkFirstDeal(first: View | null, seed: bigint): CheckLine | null {
+  if (!first || first.seat < 0) return null;
+  const same = (a: readonly (string | number)[], b: readonly (string | number)[]) =>
+    a.length === b.length && [...a].map(String).sort().join() === [...b].map(String).sort().join();
+  const r = first.ruleset;
+  let expected: (string | number)[] | null = null;
+  let shown: readonly (string | number)[] = [];
+  let what = "";
+  if (r.case === "liarsDice" && r.value.round === 1) {
+    expected = liarsDiceFirstRoll(seed, r.value.diceCounts, first.seat);
+    shown = r.value.myDice;
+    what = "dice of round 1";
+  } else if (first.moveNumber === 0n && r.case === "okey") {
+    expected = okeyFirstHand(seed, first.numSeats, r.value.starter, 15, first.seat);
+    shown = r.value.myHand;
+    what = "hand of the first deal";
+  } else if (first.moveNumber === 0n && (r.case === "okey51" || r.case === "okey101")) {
+    expected = okeyFirstHand(seed, first.numSeats, r.value.starter, r.case === "okey101" ? 22 : 15, first.seat);
+    shown = r.value.myHand;
+    what = "hand of the first deal";
+  } else if (r.case === "mexicanTrain" && r.value.round === 1 && (r.value.trains[first.seat]?.tiles.length ?? 1) === 0 && !r.value.trains[first.seat]?.marked) {
+    // Before its first turn a seat's train is empty and unmarked (a first turn lays on it or
+    // passes and marks it), and only the seat's own turns change its hand.
+    expected = mexicanFirstHand(seed, first.numSeats, first.seat);
+    shown = r.value.myHand;
+    what = "hand of round 1";
+  }
+  if (!expected) return null;
+  const ok = same(expected, shown);
+  return { ok, text: ok ? `Your ${what} (${shown.join(" ")}) is what the revealed seed deals.`
+    : `Your ${what} was ${shown.join(" ")}, but the revealed seed deals ${expected.join(" ")}.` };
+}
+
 /** Checks a reveal against the commitment seen at the start, and optionally a replay. */
-export async function checkDeal(commitment: DealCommitment | null, reveal: DealReveal | null, replay?: Replay): Promise<FairCheck> {
+export async function checkDeal(commitment: DealCommitment | null, reveal: DealReveal | null, replay?: Replay, first?: View | null): Promise<FairCheck> {
   const lines: CheckLine[] = [];
   const say = (ok: boolean, text: string) => lines.push({ ok, text });
   if (!commitment) {
@@ -77,6 +116,10 @@ export async function checkDeal(commitment: DealCommitment | null, reveal: DealR
   const hashOk = digest === commitment.sha256;
   say(hashOk, hashOk ? `SHA-256 of the material is the commitment ${short(commitment.sha256)}.`
     : `SHA-256 of the material is ${short(digest)}, but the commitment shown at the start was ${short(commitment.sha256)}.`);
+  if (first && commitment.source !== DealSource.ADMIN_PRESET) {
+    const dealt = checkFirstDeal(first, reveal.seed);
+    if (dealt) lines.push(dealt);
+  }
   if (replay) {
     const same = replay.commitment?.sha256 === commitment.sha256;
     say(same, same ? "The replay carries the commitment shown at the start." : "The replay's commitment is not the one shown at the start.");

@@ -47,6 +47,8 @@ export interface TableState {
   botMovesWhileAway: number;
   /** When each seat's turn time runs out (ms since the epoch), from the snapshot or the last move. */
   deadlines: Map<number, number>;
+  /** The view of the first snapshot this page saw, to check the first deal against the seed. */
+  firstView: View | null;
 }
 
 export interface SeatRef {
@@ -62,6 +64,7 @@ export class TableSession {
     seq: -1n, view: null, legal: [], seats: [], options: null, practice: null, commitment: null,
     commitmentChanged: false, reveal: null, result: null, closed: null, over: false,
     connection: "connecting", error: "", log: [], drawn: null, botMovesWhileAway: 0, deadlines: new Map(),
+    firstView: null,
   };
   private readonly listeners = new Set<() => void>();
   private stream: TableStream | null = null;
@@ -147,6 +150,7 @@ export class TableSession {
       const snap = upd.value;
       s.seq = snap.seq;
       s.view = snap.view ?? null;
+      if (!s.firstView) s.firstView = snap.view ?? null;
       s.legal = [...snap.legalMoves];
       s.seats = [...snap.seats];
       s.options = snap.options ?? null;

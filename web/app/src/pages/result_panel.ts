@@ -87,7 +87,7 @@ async function showFairCheck(el: HTMLElement, session: TableSession): Promise<vo
       show({ ok: false, lines: [{ ok: false, text: `Not a replay: ${(e as Error).message}` }] });
       return;
     }
-    void checkDeal(s.commitment, parsed.reveal ?? null, parsed).then(show);
+    void checkDeal(s.commitment, parsed.reveal ?? null, parsed, s.firstView).then(show);
   });
   const show = (c: FairCheck) => {
     verdict.className = `verdict ${c.ok ? "is-ok" : "is-bad"}`;
@@ -99,7 +99,7 @@ async function showFairCheck(el: HTMLElement, session: TableSession): Promise<vo
     verdict, details,
     h("details", {}, h("summary", {}, "Replay"), h("p", {}, download), input, h("p", {}, checkFile)));
   fill(verdict, "Checking…");
-  show(await checkDeal(s.commitment, s.reveal));
+  show(await checkDeal(s.commitment, s.reveal, undefined, s.firstView));
   try {
     replay = await session.replay();
     download.disabled = false;

@@ -7,11 +7,11 @@ import { LobbyPage, TablePage, playToEnd } from "./pages.mjs";
 import { newPage, screenshot, setup, teardown } from "./support.mjs";
 
 const GAMES = [
-  { ruleset: "liars_dice", settings: { Players: 3, "Dice each": 2 } },
-  { ruleset: "okey", settings: { Players: 2, "Deals (0: play to 0 points)": 1 } },
-  { ruleset: "okey51", settings: { Hints: true } },
-  { ruleset: "okey101", settings: { Deals: 3, Hints: true } },
-  { ruleset: "mexican_train", settings: { Players: 10 } },
+  { ruleset: "liars_dice", settings: { Players: 3, "Dice each": 2 }, firstDealSeen: true },
+  { ruleset: "okey", settings: { Players: 2, "Deals (0: play to 0 points)": 1 }, firstDealSeen: true },
+  { ruleset: "okey51", settings: { Hints: true }, firstDealSeen: true },
+  { ruleset: "okey101", settings: { Deals: 3, Hints: true }, firstDealSeen: true },
+  { ruleset: "mexican_train", settings: { Players: 10 }, firstDealSeen: true },
 ];
 
 let env;
@@ -35,6 +35,11 @@ describe("a practice game of every ruleset, played by clicking", { concurrency: 
       await table.result().waitFor();
       await page.getByText("Verified: the deal is the one committed to at the start.").waitFor({ timeout: 15000 });
       await screenshot(page, `result-${game.ruleset}`);
+      const lines = await page.locator(".check-lines").innerText();
+      // The page saw the first deal (it connected before its own first move): the hand or dice
+      // it was shown must be what the revealed seed deals.
+      if (game.firstDealSeen) assert.match(lines, /is what the revealed seed deals/);
+      t.diagnostic(lines.split("\n").find((l) => /seed deals/.test(l)) ?? "first deal not seen");
       assert.deepEqual(page.errors, []);
       t.diagnostic(`${game.ruleset}: ${moves} moves by the player`);
     });

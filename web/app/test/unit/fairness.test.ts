@@ -40,3 +40,21 @@ test("nothing to check is said plainly", async () => {
   assert.ok(!(await checkDeal(null, null)).ok);
   assert.match((await checkDeal(commitment, null)).lines[0]!.text, /not been revealed/);
 });
+
+test("the engine's generator: Mix64 and xoshiro256** as docs/fairness.md section 3 defines them", async () => {
+  const { mix64, Rng, dominoName, okeyTileName } = await import("../../src/deal_rng");
+  // SplitMix64's finaliser of 0 (its first output from state 0) is a published constant.
+  assert.equal(mix64(0n), 0xe220a8397b1dcdafn);
+  const r = new Rng(1n);
+  const xs = Array.from({ length: 1000 }, () => r.below(6));
+  assert.ok(xs.every((x) => x >= 0 && x < 6));
+  assert.equal(new Set(xs).size, 6);
+  assert.equal(okeyTileName(0), "R1");
+  assert.equal(okeyTileName(27), "B1");
+  assert.equal(okeyTileName(103), "Y13");
+  assert.equal(okeyTileName(105), "F");
+  assert.equal(dominoName(0), "0-0");
+  assert.equal(dominoName(12), "0-12");
+  assert.equal(dominoName(13), "1-1");
+  assert.equal(dominoName(90), "12-12");
+});
