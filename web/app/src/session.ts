@@ -179,6 +179,11 @@ export class TableSession {
       line.botReason = mv.botReason;
       line.events = [...mv.events];
       if (mv.seat === this.ref.seat && mv.byBot && (mv.botReason === "away" || mv.botReason === "timeout")) s.botMovesWhileAway++;
+      // The stream carries practice state only with pauses, undos and redos; each decision of the
+      // player's is one more to undo and forgets what could be redone (docs/practice.md).
+      if (s.practice && mv.seat === this.ref.seat && !mv.byBot) {
+        s.practice = { ...s.practice, undoable: s.practice.undoable + 1, redoable: 0 };
+      }
       const drew = findDrawn(mv.events, this.ref.seat);
       if (drew) s.drawn = drew;
       else if (mv.seat === this.ref.seat && endsTurn(mv.events)) s.drawn = null;

@@ -42,6 +42,7 @@ class OkeyLayingBoard implements Board {
   private staged: Staged[] = [];
   /** Taking the discard: the taken tile joins the rack until the take's use is chosen. */
   private taking = false;
+  private hinted: import("../api").OkeyHints | null = null;
 
   constructor(private readonly root: HTMLElement, private readonly emit: Emit) {
     this.rack = new OkeyRack({
@@ -116,7 +117,9 @@ class OkeyLayingBoard implements Board {
     const ctx = this.ctx!;
     const viewer = view.seat;
     const okey = lv.okey;
-    this.rack.setHand(this.freeTiles(), okey, ctx.drawn, ctx.active);
+    const hints = ctx.hints?.ruleset.case === this.ruleset ? ctx.hints.ruleset.value as import("../api").OkeyHints : null;
+    this.rack.setHand(this.freeTiles(), okey, ctx.drawn, ctx.active, hints?.penaltyTiles ?? []);
+    this.hinted = hints;
     this.renderSeats(view, lv, ctx, viewer, okey);
     const canDraw = this.legal.some((m) => m.action.case === "draw");
     fill(this.centreEl, deckAndIndicator(lv.deckCount, lv.indicator, okey,
@@ -216,6 +219,10 @@ class OkeyLayingBoard implements Board {
       fill(this.statusEl, `Taking ${lv.takeableDiscard}: it must reach the table in this move. Group it, or add it to a meld.`);
     } else {
       fill(this.statusEl, "Your turn: lay or add tiles, then discard one.");
+    }
+    if (this.hinted && this.hinted.groups.length) {
+      const order = [...this.hinted.groups.flatMap((g) => g.tiles.map((t) => t.tile)), ...this.hinted.loose];
+      out.push(button("Arrange as hinted", () => this.rack.arrange(order), { class: "chip" }));
     }
     if (this.taking) {
       out.push(button("Cancel the take", () => { this.taking = false; this.staged = []; this.render(); }));

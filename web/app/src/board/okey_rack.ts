@@ -21,6 +21,8 @@ export class OkeyRack {
   private drawn: string | null = null;
   private focusIndex = 0;
   private enabled = true;
+  /** Tiles a hint marks as penalty tiles (discarding them costs a penalty). */
+  private penalty = new Set<string>();
 
   constructor(private readonly events: RackEvents, label = "Your rack") {
     this.row = h("div", { class: "rack__tiles", role: "group", "aria-label": label });
@@ -46,8 +48,9 @@ export class OkeyRack {
   }
 
   /** Takes the hand from a view, keeping the player's arrangement of the tiles still held. */
-  setHand(hand: readonly string[], okey: string, drawn: string | null, enabled: boolean): void {
+  setHand(hand: readonly string[], okey: string, drawn: string | null, enabled: boolean, penalty: readonly string[] = []): void {
     this.enabled = enabled;
+    this.penalty = new Set(penalty);
     const remaining = [...hand];
     const kept: string[] = [];
     for (const t of this.order) {
@@ -96,6 +99,20 @@ export class OkeyRack {
     this.events.onSelect();
   }
 
+  /** Arranges the rack in this order (a hint's groups, then its loose tiles); unknown names are skipped. */
+  arrange(order: readonly string[]): void {
+    const left = [...this.order];
+    const out: string[] = [];
+    for (const t of order) {
+      const i = left.indexOf(t);
+      if (i >= 0) out.push(...left.splice(i, 1));
+    }
+    this.order = [...out, ...left];
+    this.selected.clear();
+    this.render();
+    this.events.onSelect();
+  }
+
   sort(by: "colour" | "number"): void {
     const okey = this.okey;
     const key = (t: string): number => {
@@ -139,12 +156,14 @@ export class OkeyRack {
   private render(): void {
     const hadFocus = this.row.contains(document.activeElement);
     const els = this.order.map((t, i) => {
+      const drawn = this.drawn === t && i === this.lastIndexOf(t);
+      const penalty = this.penalty.has(t);
       const el = tileElement(t, {
         okey: this.okey,
         interactive: true,
         selected: this.selected.has(i),
-        extraLabel: this.drawn === t && i === this.lastIndexOf(t) ? "just drawn" : undefined,
-        classes: this.drawn === t && i === this.lastIndexOf(t) ? ["tile--drawn"] : [],
+        extraLabel: [drawn ? "just drawn" : "", penalty ? "penalty tile" : ""].filter(Boolean).join(", ") || undefined,
+        classes: [drawn ? "tile--drawn" : "", penalty ? "tile--penalty" : ""].filter(Boolean),
       });
       el.dataset.index = String(i);
       if (!this.enabled) el.setAttribute("aria-disabled", "true");

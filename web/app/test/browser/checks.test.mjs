@@ -91,6 +91,35 @@ describe("checks", { concurrency: true }, () => {
     assert.deepEqual(page.errors, []);
   });
 
+  test("practice: pause, undo and redo from the table's controls", { timeout: 90000 }, async (t) => {
+    if (env.skip) return t.skip(env.skip);
+    const { page, table } = await openPractice("okey51", { Hints: true });
+    await table.waitForTurn();
+    const rack = page.getByRole("group", { name: "Your rack" }).locator(".tile");
+    const hand = async () => (await rack.evaluateAll((els) => els.map((e) => e.dataset.tile))).sort().join(" ");
+    const dealt = await hand();
+    // Hints mark penalty tiles and offer the hint's arrangement.
+    await page.getByRole("button", { name: "Hints" }).click();
+    await page.getByRole("note", { name: "Hints" }).waitFor();
+    await page.getByRole("button", { name: "Hide hints" }).click();
+    await page.getByRole("button", { name: "Pause" }).click();
+    await page.getByText("Paused: the bots wait, and so do you.").waitFor();
+    await page.getByRole("button", { name: "Resume" }).click();
+    await table.waitForTurn();
+    await rack.last().click();
+    await page.locator(".board-host").getByRole("button", { name: /^Discard / }).click();
+    await table.waitForTurn();
+    assert.notEqual(await hand(), dealt);
+    await page.getByRole("button", { name: /^Undo \(\d+\)$/ }).click();
+    await page.waitForFunction(() => document.querySelectorAll(".rack__tiles .tile").length === 15);
+    await table.waitForTurn();
+    assert.equal(await hand(), dealt, "the undo gives back the dealt hand");
+    await page.getByRole("button", { name: /^Redo \(1\)$/ }).click();
+    await page.waitForFunction(() => document.querySelectorAll(".rack__tiles .tile").length === 14);
+    await screenshot(page, "practice-redo");
+    assert.deepEqual(page.errors, []);
+  });
+
   test("the fair-deal check turns red on a tampered replay", { timeout: 120000 }, async (t) => {
     if (env.skip) return t.skip(env.skip);
     const { page, table } = await openPractice("liars_dice", { Players: 2, "Dice each": 1 });
