@@ -1,7 +1,7 @@
-// The local stack for the browser tests: a throwaway PostgreSQL (as the postgres user when run
-// as root), migrated; `kahve serve --all` on free ports; the gateway serving web/app/dist with
-// guest tokens on. Everything is stopped and removed by stop(). Used by the test files (each
-// starts its own, so files run in parallel) and by bench/figures.mjs.
+// The local stack for the browser tests: a throwaway PostgreSQL, `kahve serve --all` on free ports
+// and the gateway serving web/app/dist with guest tokens on (scripts/serve-stack.sh --gateway).
+// Everything is stopped and removed by stop(). Used by the test files (each starts its own, so
+// files may run in parallel) and by bench/figures.mjs.
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, chmodSync, chownSync, readFileSync, existsSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -25,6 +25,7 @@ export function missingPrerequisite() {
   if (!existsSync(join(buildDir(), "tools/kahve"))) return `no ${join(buildDir(), "tools/kahve")} (build first, or set KAHVE_BUILD)`;
   if (!existsSync(join(pgBin, "initdb"))) return "no PostgreSQL 15";
   if (!existsSync(join(appDir, "dist/index.html"))) return "web/app is not built (npm run build)";
+  if (!process.env.KAHVE_GATEWAY_CMD && !existsSync(join(repoDir, "web/gateway/dist/src/main.js"))) return "the gateway is not built (scripts/web-build.sh)";
   return "";
 }
 
@@ -56,17 +57,51 @@ async function waitFor(what, check, ms = 15000) {
   }
 }
 
-/** The gateway's command line, for web/gateway as built, or KAHVE_GATEWAY_CMD (a dev stand-in). */
+/** KAHVE_GATEWAY_CMD's command line: PORT MATCHMAKING TABLE RATING STATIC_DIR SECRET appended. */
 function gatewayCommand({ port, mm, table, rating, secret }) {
   const custom = process.env.KAHVE_GATEWAY_CMD;
-  if (custom) return ["bash", ["-c", `${custom} ${port} ${mm} ${table} ${rating} ${join(appDir, "dist")} ${secret}`]];
-  const main = join(repoDir, "web/gateway/dist/src/main.js");
-  return [process.execPath, [main, "--port", String(port), "--host", "127.0.0.1",
-    "--matchmaking_target", `127.0.0.1:${mm}`, "--table_target", `127.0.0.1:${table}`, "--rating_target", `127.0.0.1:${rating}`,
-    "--static_dir", join(appDir, "dist"), "--guest_tokens", "--metrics_port", "0", "--drain_seconds", "0"]];
+  return ["bash", ["-c", `${custom} ${port} ${mm} ${table} ${rating} ${join(appDir, "dist")} ${secret}`]];
 }
 
-export async function startStack({ log = false } = {}) {
+const SERVE_FLAGS = ["--away_grace_seconds", "2", "--turn_seconds", "90"];
+
+/**
+ * The whole stack: scripts/serve-stack.sh --gateway (the project's one way to start it), or,
+ * with KAHVE_GATEWAY_CMD set, PostgreSQL and `kahve serve --all` started here and that command
+ * as the gateway (a stand-in while developing).
+ */
+export async function startStack(options = {}) {
+  if (process.env.KAHVE_GATEWAY_CMD) return startOwnStack(options);
+  const args = [join(repoDir, "scripts/serve-stack.sh"), "--build", buildDir(), "--gateway", "--static", join(appDir, "dist"),
+    ...SERVE_FLAGS.flatMap((f) => ["--serve-flag", f])];
+  const child = spawn("bash", args, { stdio: ["pipe", "pipe", options.log ? "inherit" : "ignore"] });
+  const line = await new Promise((ok, fail) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const nl = out.indexOf("\n");
+      if (nl >= 0) ok(out.slice(0, nl));
+    });
+    child.once("exit", (code) => fail(new Error(`serve-stack.sh exited (${code}) before it printed its addresses`)));
+  });
+  const info = JSON.parse(line);
+  const env = { ...process.env, KAHVE_JWT_HS256_SECRET: info.secret };
+  const port = (hp) => Number(hp.split(":").pop());
+  return {
+    url: info.gateway, work: info.logs, secret: info.secret,
+    ports: { mm: port(info.matchmaking), table: port(info.table), rating: port(info.rating) },
+    token(player) {
+      return execFileSync(join(buildDir(), "tools/kahve"), ["token", "--player", player], { env }).toString().trim();
+    },
+    async stop() {
+      child.stdin.end();
+      child.kill("SIGTERM");
+      await new Promise((ok) => (child.exitCode !== null ? ok() : child.once("exit", ok)));
+    },
+  };
+}
+
+async function startOwnStack({ log = false } = {}) {
   const work = mkdtempSync(join(tmpdir(), "kahve-web-"));
   chmodSync(work, 0o755);
   if (process.getuid?.() === 0) chownSync(work, Number(execFileSync("id", ["-u", "postgres"]).toString()), 0);
@@ -82,7 +117,7 @@ export async function startStack({ log = false } = {}) {
   execFileSync(kahve, ["migrate"], { env, stdio: "ignore" });
   const serveLog = join(work, "serve.log");
   const out = (name) => (log ? "inherit" : ["ignore", "ignore", "ignore"]);
-  const serve = spawn("bash", ["-c", `exec "${kahve}" serve --all --port 0 --metrics_port 0 --host 127.0.0.1 --drain_seconds 0 --host_id web --pass_interval_ms 100 --away_grace_seconds 2 --turn_seconds 90 > "${serveLog}" 2>&1`], { env, stdio: out("serve") });
+  const serve = spawn("bash", ["-c", `exec "${kahve}" serve --all --port 0 --metrics_port 0 --host 127.0.0.1 --drain_seconds 0 --host_id web --pass_interval_ms 100 ${SERVE_FLAGS.join(" ")} > "${serveLog}" 2>&1`], { env, stdio: out("serve") });
   procs.push(serve);
   const portOf = (svc) => {
     const m = new RegExp(`"msg":"${svc} serving".*?"port":(\\d+)`).exec(existsSync(serveLog) ? readFileSync(serveLog, "utf8") : "");
