@@ -5,6 +5,8 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
+export * from "./testing_games.js";
+
 export interface StackOptions {
   /** The C++ build folder (default: $KAHVE_BUILD, else the repository's build/). */
   build?: string;

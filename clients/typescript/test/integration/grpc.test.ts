@@ -14,8 +14,7 @@ import {
   type KahveClient,
 } from "@kahve/client";
 import { createNodeClient } from "@kahve/client/node";
-import { startStack, type Stack } from "@kahve/client/testing";
-import { consecutive, playSeat, queueAll } from "./play.js";
+import { consecutive, playSeat, queueAll, startStack, type Stack } from "@kahve/client/testing";
 
 let stack: Stack;
 const client = (player: string, options: { rateLimitRetry?: false } = {}): KahveClient =>

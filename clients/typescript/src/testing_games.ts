@@ -1,5 +1,5 @@
-// Shared by the integration tests of the library (gRPC) and of the gateway (gRPC-Web): players
-// that queue for 2-player Liar's dice and play their seats to the end from their legal moves.
+// Part of "@kahve/client/testing": players for integration tests and benchmarks that queue for
+// 2-player Liar's dice and play their seats to the end from their legal moves, over any transport.
 import {
   Code,
   ConnectError,
@@ -11,7 +11,7 @@ import {
   type KahveClient,
   type Result,
   type TableUpdate,
-} from "@kahve/client";
+} from "./index.js";
 
 export interface PlayedSeat {
   assignment: Assignment;
