@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-'use strict';
 // Example kahve client: two players queue for 2-player Liar's dice, each plays its own seat over
 // gRPC until the game ends, then the rating service is asked for the match, the new ratings and
 // each player's history. Prints a transcript; exits non-zero on any failure.
+//
+// It uses @kahve/client (clients/typescript): the messages and service clients generated from
+// proto/kahve/v1, the player's token on every call, the table stream resumed by after_seq, and
+// refusals decoded into their structured details.
 //
 // Usage: node play.js [--matchmaking H:P] [--rating H:P] (--token JWT --token JWT | --kahve PATH
 //                     [--players ana,bora]) [--timeout SECONDS] [--move-delay-ms MS] [--verbose]
@@ -11,11 +14,12 @@
 // Without --token the two JWTs are minted with `kahve token --player ID`, which signs with
 // KAHVE_JWT_HS256_SECRET, as the services verify them (docs/api.md section 1).
 
-const { parseArgs } = require('util');
-const { execFileSync } = require('child_process');
-const { clients, unary, grpc } = require('./lib/api');
-const { queue, play } = require('./lib/player');
-const { resultText } = require('./lib/format');
+import { execFileSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { MatchMode, jwtSubject } from '@kahve/client';
+import { createNodeClient } from '@kahve/client/node';
+import { play, queue } from './lib/player.js';
+import { resultText } from './lib/format.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -32,13 +36,6 @@ const { values: args } = parseArgs({
 
 const print = (line) => console.log(line);
 
-// The player id is the token's `sub` (docs/api.md section 1); reading it needs no verification.
-function subject(jwt) {
-  const payload = JSON.parse(Buffer.from(jwt.split('.')[1] || '', 'base64url').toString('utf8'));
-  if (typeof payload.sub !== 'string') throw new Error('a --token has no sub claim');
-  return payload.sub;
-}
-
 function tokens() {
   if (args.token.length > 0) {
     if (args.token.length !== 2) throw new Error('give --token twice, one per player');
@@ -50,20 +47,6 @@ function tokens() {
   return ids.map((id) => execFileSync(args.kahve, ['token', '--player', id], { encoding: 'utf8' }).trim());
 }
 
-// The table sends the result to the rating service through an outbox, so the match appears there
-// shortly after the game ends: NOT_FOUND until then (docs/api.md section 2, step 8).
-async function recordedMatch(rating, matchId, token) {
-  const deadline = Date.now() + 30000;
-  for (let delayMs = 50; ; delayMs = Math.min(delayMs * 2, 1000)) {
-    try {
-      return await unary(rating, 'GetMatch', { matchId }, token);
-    } catch (err) {
-      if (err.code !== grpc.status.NOT_FOUND || Date.now() > deadline) throw err;
-    }
-    await new Promise((resolve) => setTimeout(resolve, delayMs));
-  }
-}
-
 const ratingText = (r) => `mu ${r.mu.toFixed(2)} sigma ${r.sigma.toFixed(2)} display ${r.display.toFixed(2)}` +
   ` (${r.games} game${r.games === 1 ? '' : 's'}${r.provisional ? ', provisional' : ''})`;
 
@@ -72,24 +55,28 @@ function check(ok, what) {
 }
 
 async function main() {
-  const players = tokens().map((token, i) => ({ id: subject(token), token, runId: `${process.pid}-${Date.now()}-${i}` }));
+  // The player id is the token's `sub` (docs/api.md section 1); reading it needs no verification.
+  const players = tokens().map((token) => {
+    const id = jwtSubject(token);
+    if (!id) throw new Error('a --token has no sub claim');
+    // One client per player: every call carries that player's token. Table hosts are reached at the
+    // endpoint each assignment names.
+    return { id, token, client: createNodeClient({ matchmaking: args.matchmaking, rating: args.rating, token }) };
+  });
   check(players[0].id !== players[1].id, 'two different players');
-  const api = clients({ matchmaking: args.matchmaking, rating: args.rating });
   const shared = { probe: { move: null, rejection: null } };
-  const tables = new Map();
 
   print(`== ${players.map((p) => p.id).join(' and ')} queue for 2-player Liar's dice`);
   const games = await Promise.all(players.map(async (player) => {
     let prefix = `[${player.id}]`;
     const log = (line) => print(`${prefix} ${line}`);
     const debug = args.verbose ? log : () => {};
-    const assignment = await queue(player, api.matchmaking, log);
+    const assignment = await queue(player, log);
     prefix = `[seat ${assignment.seat} ${player.id}]`;
     log(`matched: table ${assignment.tableId} at ${assignment.tableEndpoint}, match ${assignment.matchId}`);
-    if (!tables.has(assignment.tableEndpoint)) tables.set(assignment.tableEndpoint, api.table(assignment.tableEndpoint));
     // Seat 0's stream is the transcript; seat 1 logs only what it does.
     const game = await play({
-      player, assignment, tableClient: tables.get(assignment.tableEndpoint), shared, log, debug,
+      player, assignment, shared, log, debug,
       showUpdates: assignment.seat === 0, moveDelayMs: Number(args['move-delay-ms']),
     });
     return { player, assignment, ...game };
@@ -100,18 +87,19 @@ async function main() {
     'both players were seated at the same table');
   check(new Set([a.assignment.seat, b.assignment.seat]).size === 2, 'the players have different seats');
   check(a.seats.every((s) => s.playerId !== ''), 'no seat is a bot');
-  check(JSON.stringify(a.result) === JSON.stringify(b.result), 'both seats saw the same result');
-  check(shared.probe.rejection !== null &&
-    shared.probe.rejection.rejection.reason === 'LIARS_DICE_QUANTITY_ABOVE_DICE',
+  check(JSON.stringify(a.result.seats) === JSON.stringify(b.result.seats) && a.result.ending === b.result.ending,
+    'both seats saw the same result');
+  check(shared.probe.rejection !== null && shared.probe.rejection.reasonName === 'LIARS_DICE_QUANTITY_ABOVE_DICE',
     'the deliberately illegal bid was refused with a PlayRejection');
   const result = a.result;
   const bySeat = new Map(games.map((g) => [g.assignment.seat, g.player.id]));
   print(`== result: ${result.seats.map((s) => `${bySeat.get(s.seat)} rank ${s.rank}`).join(', ')} (${result.ending})`);
 
-  const token = players[0].token;
+  const rating = players[0].client.rating;
   const matchId = a.assignment.matchId;
-  const match = await recordedMatch(api.rating, matchId, token);
-  print(`== rating service: match ${match.matchId} ${match.ruleset} ${match.mode}, ` +
+  // The table sends the result through an outbox: GetMatch is NOT_FOUND for a moment after the end.
+  const match = await players[0].client.recordedMatch(matchId);
+  print(`== rating service: match ${match.matchId} ${match.ruleset} ${MatchMode[match.mode]}, ` +
     `${match.rounds.length} rounds, rated: ${match.rated}`);
   for (const p of match.participants) {
     const seatResult = result.seats.find((s) => s.seat === p.seat);
@@ -124,8 +112,7 @@ async function main() {
   }
 
   const ids = players.map((p) => p.id);
-  const { ratings } = await unary(api.rating, 'GetRatings',
-    { playerIds: ids, ruleset: 'liars_dice', mode: 'SOLO' }, token);
+  const { ratings } = await rating.getRatings({ playerIds: ids, ruleset: 'liars_dice', mode: MatchMode.SOLO });
   print('== ratings (liars_dice, solo)');
   for (const id of ids) {
     const r = ratings.find((x) => x.playerId === id);
@@ -135,7 +122,7 @@ async function main() {
 
   print('== match history (newest first)');
   for (const id of ids) {
-    const { matches } = await unary(api.rating, 'ListMatches', { playerId: id, pageSize: 5 }, token);
+    const { matches } = await rating.listMatches({ playerId: id, pageSize: 5 });
     check(matches.length > 0 && matches[0].matchId === matchId, `${id}'s history starts with this match`);
     for (const m of matches) {
       const me = m.participants.find((p) => p.playerId === id);
@@ -145,7 +132,6 @@ async function main() {
     }
   }
   print(`== ok: ${resultText(result)}`);
-  for (const c of [api.matchmaking, api.rating, ...tables.values()]) c.close();
 }
 
 // A watchdog rather than per-step sleeps: the steps wait on streams, and this bounds the whole run.
@@ -156,7 +142,8 @@ const watchdog = setTimeout(() => {
 watchdog.unref();
 
 main().then(() => {
-  process.exitCode = 0;
+  // Connections to the services stay open until exit.
+  process.exit(0);
 }, (err) => {
   console.error(`play.js: FAILED: ${err.message}`);
   process.exit(1);

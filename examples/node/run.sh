@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the Node.js example client end to end: installs its npm packages into
-# examples/node/node_modules (npm ci from the committed lock file, once per lock file), starts a
+# Runs the Node.js example client end to end: installs and builds the TypeScript client library it
+# uses (scripts/web-build.sh: one npm ci at the repository's root, once per lock file), starts a
 # throwaway PostgreSQL and the three services (scripts/stack.sh), mints two players' JWTs
 # with `kahve token`, and runs play.js, which plays one game of Liar's dice against the stack.
 # Everything it started is stopped and removed on exit. Exits with play.js's status.
@@ -20,20 +20,8 @@ build="${1:-$root/build}"
 [ -d "$build" ] || fail "no build folder $build: build the project first (cmake --preset default ...)"
 build="$(cd "$build" && pwd)"
 
-# --- Node.js and npm from Debian: scripts/install-deps.sh names them ---------------------------
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-  [ "$(id -u)" -eq 0 ] || fail "node or npm missing: run scripts/install-deps.sh as root"
-  bash "$root/scripts/install-deps.sh"
-fi
-
-# --- npm packages, from the committed lock file -----------------------------------------------
-# npm ci starts from an empty node_modules, so it runs only when the lock file changed since the
-# last install (the copy in node_modules marks a finished one).
-marker="$here/node_modules/.kahve-installed-lock"
-if ! cmp -s "$here/package-lock.json" "$marker"; then
-  (cd "$here" && npm ci --no-audit --no-fund --loglevel=error) || fail "npm ci in $here"
-  cp "$here/package-lock.json" "$marker"
-fi
+# --- Node.js from Debian, the npm packages and @kahve/client (clients/typescript) ---------------
+bash "$root/scripts/web-build.sh" >/dev/null || fail "scripts/web-build.sh"
 
 # --- The stack: PostgreSQL, kahve-rating, kahve-table, kahve-matchmaking ------------------------
 NAME=node-example

@@ -1,4 +1,3 @@
-'use strict';
 // A simple Liar's dice player (docs/rules/liars_dice.md) that decides from its own view only:
 // its dice, the dice on the table and the round's bids. It estimates how many dice show a face
 // (its own exactly, the unknown ones as fair rolls) and challenges a bid it finds implausible;
@@ -35,9 +34,8 @@ function legalRaises(view, last) {
   return raises;
 }
 
-// The seat's moves in order of preference. The caller plays the first and, when the server
-// refuses one, the next; a challenge closes the list whenever a bid stands, since it is then
-// always legal.
+// The seat's moves in order of preference, as plain descriptions ({ bid }, { challenge },
+// { declarePutana }); the caller keeps those its legal moves list and plays the first.
 function candidateMoves(view) {
   const plausibility = (bid) => expectedCount(view, bid.face) - bid.quantity;
   const byPlausibility = (a, b) => plausibility(b) - plausibility(a) || a.quantity - b.quantity;
@@ -66,4 +64,4 @@ function candidateMoves(view) {
   return [{ bid: raises[0] }, challenge];
 }
 
-module.exports = { candidateMoves, legalRaises, expectedCount };
+export { candidateMoves, legalRaises, expectedCount };
