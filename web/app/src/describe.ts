@@ -24,7 +24,7 @@ export function describeEvent(ev: Event, name: (seat: number) => string): string
     case "okey": {
       const e = r.value.event;
       switch (e.case) {
-        case "dealStarted": return `Deal ${e.value.deal + 1}: indicator ${e.value.indicator}, okey ${e.value.okey}`;
+        case "dealStarted": return `Deal ${e.value.deal}: indicator ${e.value.indicator}, okey ${e.value.okey}`;
         case "tilesDealt": return "";
         case "drewFromDeck": return `${who} draws from the deck`;
         case "tileDrawn": return `You drew ${e.value.tile}`;

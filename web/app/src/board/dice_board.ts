@@ -91,7 +91,9 @@ class DiceBoard implements Board {
         h("span", { class: "seat__count" }, count === 0 ? "out" : `${count} ${count === 1 ? "die" : "dice"}`),
         turn ? h("span", { class: "seat__turn" }, "to play") : null,
         dv.putanaUsed[seat] ? h("span", { class: "badge" }, "Путана used") : null),
-      h("div", { class: "cup", "aria-hidden": "true" }, ...Array.from({ length: count }, () => h("span", { class: "die die--hidden" }))),
+      seat === view.seat
+        ? h("div", { class: "cup", "aria-hidden": "true" }, ...dv.myDice.map((f) => die(f, "", "die--small")))
+        : h("div", { class: "cup", "aria-hidden": "true" }, ...Array.from({ length: count }, () => h("span", { class: "die die--hidden" }))),
       lastBid?.bid ? h("div", { class: "seat__bid" }, `bid ${bidText(lastBid.bid.quantity, lastBid.bid.face)}`) : null,
       revealed.length && (dv.bids.length === 0 || view.over)
         ? h("div", { class: "revealed", "aria-label": `${name} showed ${revealed.join(", ")}` }, ...revealed.map((f) => die(f, undefined, "die--small")))

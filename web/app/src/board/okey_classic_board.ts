@@ -78,7 +78,7 @@ class OkeyClassicBoard implements Board {
     const draw = this.legal.find((m) => m.action.case === "draw");
     fill(this.centreEl, deckAndIndicator(ov.deckCount, ov.indicator, ov.okey,
       draw ? () => this.emit({ move: wrap(draw), label: ov.deckCount > 0 ? "Draw from the deck" : "Decline (the deck is empty: the deal ends)", preview: true }) : null),
-    h("div", { class: "deal-info" }, `Deal ${ov.deal + 1}`));
+    h("div", { class: "deal-info" }, `Deal ${ov.deal}`));
     this.renderActions();
   }
 

@@ -24,7 +24,7 @@ export function dealEnd(events: readonly Event[]): Event | null {
   }) ?? null;
 }
 
-export function dealSummary(ev: Event, names: string[], okey: string, onClose: () => void): HTMLElement | null {
+export function dealSummary(ev: Event, names: string[], okey: string, onClose: () => void, all: readonly Event[] = []): HTMLElement | null {
   const r = ev.ruleset;
   const name = (s: number) => names[s] ?? `Seat ${s + 1}`;
   let title = "";
@@ -37,8 +37,14 @@ export function dealSummary(ev: Event, names: string[], okey: string, onClose: (
       h("td", {}, String(s.dealScore)), h("td", {}, String(s.total))));
   } else if (r.case === "okey" && r.value.event.case === "dealEnded") {
     const d = r.value.event.value;
-    title = d.winner >= 0 ? `Deal ${d.deal + 1}: ${name(d.winner)} won` : `Deal ${d.deal + 1}: the deck ran out, no score`;
-    rows = d.points.map((p, seat) => h("tr", {}, h("th", { scope: "row" }, name(seat)), h("td", {}), h("td", {}), h("td", {}, String(p))));
+    // The winning hand is shown to everyone (the Won event of the same move).
+    const won = all.flatMap((e) => (e.ruleset.case === "okey" && e.ruleset.value.event.case === "won" ? [e.ruleset.value.event.value] : []))[0];
+    title = d.winner >= 0 ? `Deal ${d.deal}: ${name(d.winner)} won${won ? ` (${won.points} point${won.points === 1 ? "" : "s"} each)` : ""}`
+      : `Deal ${d.deal}: the deck ran out, no score`;
+    const shown = won ? [...won.groups.map((g) => g.tiles.map((t) => t.tile)), ...won.pairs.map((p) => [p.first, p.second])] : [];
+    rows = d.points.map((p, seat) => h("tr", {}, h("th", { scope: "row" }, name(seat)),
+      h("td", { class: "summary-hand" }, ...(seat === d.winner ? shown.map((g) => h("span", { class: "summary-group" }, ...g.map((t) => tileElement(t, { okey, small: true })))) : [])),
+      h("td", {}), h("td", {}, String(p))));
   } else if (r.case === "mexicanTrain" && r.value.event.case === "roundEnded") {
     const d = r.value.event.value;
     title = `Round ${d.round} ended: ${d.wentOut >= 0 ? `${name(d.wentOut)} went out` : "blocked"}`;

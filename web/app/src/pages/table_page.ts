@@ -151,7 +151,7 @@ class TablePage {
       const el = dealSummary(ev, this.seatNames(this.active.state.view), "", () => {
         this.summaryEl.replaceChildren();
         this.render();
-      });
+      }, line.events);
       this.summarySeq = line.seq;
       this.summaryEl.replaceChildren(...(el ? [el] : []));
       return;
