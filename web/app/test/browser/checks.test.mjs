@@ -91,7 +91,7 @@ describe("checks", { concurrency: true }, () => {
     assert.deepEqual(page.errors, []);
   });
 
-  test("practice: pause, undo and redo from the table's controls", { timeout: 90000 }, async (t) => {
+  test("practice: hints, pause, undo, redo, and leaving closes the table", { timeout: 90000 }, async (t) => {
     if (env.skip) return t.skip(env.skip);
     const { page, table } = await openPractice("okey51", { Hints: true });
     await table.waitForTurn();
@@ -117,6 +117,9 @@ describe("checks", { concurrency: true }, () => {
     await page.getByRole("button", { name: /^Redo \(1\)$/ }).click();
     await page.waitForFunction(() => document.querySelectorAll(".rack__tiles .tile").length === 14);
     await screenshot(page, "practice-redo");
+    // Leaving closes a practice table: the page says so, and nothing is rated.
+    await page.getByRole("button", { name: "Leave (close the table)" }).click();
+    await page.getByRole("region", { name: "Game result" }).getByText("Closed before the game ended: you left the practice table.", { exact: false }).waitFor();
     assert.deepEqual(page.errors, []);
   });
 
