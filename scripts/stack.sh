@@ -4,10 +4,11 @@
 # `postgres` user when run as root, with a migrated database `kahve`; and the services on top.
 #
 # Needs `build` (the build folder) and NAME (for the temporary folder). May preset `work` (the
-# folder for the database and logs; emptied first) and `port` (PostgreSQL's). Sets work, port,
-# KAHVE_DATABASE and KAHVE_JWT_HS256_SECRET (kept when already set). Services started through
-# kahve_started go in kahve_pids; on exit they are stopped and all of `work` removed, unless KEEP
-# is set (to look around afterwards).
+# folder for the database and logs; emptied first) and `port` (PostgreSQL's), or `pg_admin_url`
+# (a running server's admin URL, e.g. ctest's `pg` fixture: a fresh database there, dropped at the
+# end, instead of a server of our own). Sets work, port, KAHVE_DATABASE and KAHVE_JWT_HS256_SECRET
+# (kept when already set). Services started through kahve_started go in kahve_pids; on exit they
+# are stopped and all of `work` removed, unless KEEP is set (to look around afterwards).
 pg_bin=/usr/lib/postgresql/15/bin
 if [ -n "${work:-}" ]; then
   rm -rf "$work"
@@ -26,7 +27,11 @@ kahve_stop() {
   for pid in "${kahve_pids[@]}"; do
     if kill "$pid" 2>/dev/null; then wait "$pid" 2>/dev/null || true; fi
   done
-  run_pg "$pg_bin/pg_ctl" -D "$work/data" -m fast stop >/dev/null 2>&1 || true
+  if [ -n "${pg_admin_url:-}" ]; then
+    psql "$pg_admin_url" -qc "DROP DATABASE IF EXISTS $pg_database WITH (FORCE)" >/dev/null 2>&1 || true
+  else
+    run_pg "$pg_bin/pg_ctl" -D "$work/data" -m fast stop >/dev/null 2>&1 || true
+  fi
   rm -rf "$work"
 }
 [ -z "${KEEP:-}" ] && trap kahve_stop EXIT
@@ -74,10 +79,16 @@ kahve_start_services() {
   mm_port="$(served_port "$work/matchmaking.log" kahve-matchmaking)"
 }
 
-run_pg "$pg_bin/initdb" -D "$work/data" -U postgres -A trust >/dev/null
-run_pg "$pg_bin/pg_ctl" -D "$work/data" -l "$work/pg.log" -w \
-  -o "-p $port -k $work -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=256MB" start >/dev/null
-run_pg "$pg_bin/createdb" -h 127.0.0.1 -p "$port" -U postgres kahve
-export KAHVE_DATABASE="postgresql://postgres@127.0.0.1:$port/kahve"
+if [ -n "${pg_admin_url:-}" ]; then
+  pg_database="stack_${NAME//[^a-z0-9]/_}_$$_$RANDOM"
+  psql "$pg_admin_url" -qc "CREATE DATABASE $pg_database" >/dev/null
+  export KAHVE_DATABASE="${pg_admin_url%/*}/$pg_database"
+else
+  run_pg "$pg_bin/initdb" -D "$work/data" -U postgres -A trust >/dev/null
+  run_pg "$pg_bin/pg_ctl" -D "$work/data" -l "$work/pg.log" -w \
+    -o "-p $port -k $work -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=256MB" start >/dev/null
+  run_pg "$pg_bin/createdb" -h 127.0.0.1 -p "$port" -U postgres kahve
+  export KAHVE_DATABASE="postgresql://postgres@127.0.0.1:$port/kahve"
+fi
 export KAHVE_JWT_HS256_SECRET="${KAHVE_JWT_HS256_SECRET:-load-test-secret-0123456789abcdef}"
 "$build/tools/kahve" migrate >/dev/null

@@ -2,16 +2,25 @@
 # Installs and builds kahve's TypeScript parts: one `npm ci` at the repository's root from the
 # committed package-lock.json (the npm workspaces: clients/typescript, web/gateway, examples/node),
 # then `npm run build` (the client library's code generated from proto/kahve/v1 by protoc-gen-es
-# through Debian's protoc, then compiled; the gateway), then the web client (web/app) when it is
-# there. Run by scripts/run.sh, ctest (web/setup), the example and the benchmark; safe to run
+# through Debian's protoc, then compiled; the gateway), and with --app the web client (web/app).
+# Run by scripts/run.sh, ctest (web/setup), the example and the benchmark; safe to run
 # concurrently (one at a time, under a lock), and cheap when nothing changed (the install once per
 # lock file, the build once per change of its inputs).
 #
-# Usage: scripts/web-build.sh [--force]    --force: build even when the inputs did not change
+# Usage: scripts/web-build.sh [--app] [--force]
+#   --app     also install and build the web client (web/app), when it is there
+#   --force   build even when the inputs did not change
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 force=""
-[ "${1:-}" = "--force" ] && force=1
+with_app=""
+for arg in "$@"; do
+  case "$arg" in
+    --force) force=1 ;;
+    --app) with_app=1 ;;
+    *) echo "web-build.sh: unknown argument $arg" >&2; exit 2 ;;
+  esac
+done
 
 fail() {
   echo "web-build.sh: FAILED: $*" >&2
@@ -55,11 +64,11 @@ if [ -n "$force" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$digest" ]; then
   echo "$digest" >"$stamp"
 fi
 
-# --- The web client (web/app), when present ------------------------------------------------------
+# --- The web client (web/app), when asked for and present ---------------------------------------
 # A workspace of the root once it is listed there (then `npm ci` above installed it); until then
 # its own lock file.
 app="$root/web/app"
-if [ -f "$app/package.json" ]; then
+if [ -n "$with_app" ] && [ -f "$app/package.json" ]; then
   if ! grep -q '"web/app"' "$root/package.json" && [ -f "$app/package-lock.json" ]; then
     if ! cmp -s "$app/package-lock.json" "$app/node_modules/.kahve-installed-lock"; then
       (cd "$app" && npm ci --no-audit --no-fund --loglevel=error) || fail "npm ci in web/app"

@@ -10,6 +10,11 @@ export * from "./testing_games.js";
 export interface StackOptions {
   /** The C++ build folder (default: $KAHVE_BUILD, else the repository's build/). */
   build?: string;
+  /**
+   * A file holding a running PostgreSQL's admin URL: the stack gets a fresh database there instead
+   * of a server of its own (default: $KAHVE_TEST_PG_URL_FILE, which ctest's `pg` fixture writes).
+   */
+  pgUrlFile?: string;
   /** Start the gateway too (with guest tokens on). */
   gateway?: boolean;
   /** The web client's files for the gateway. */
@@ -40,6 +45,8 @@ export const kRepoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const build = options.build ?? process.env["KAHVE_BUILD"] ?? `${kRepoRoot}build`;
   const args = ["--build", build];
+  const pgUrlFile = options.pgUrlFile ?? process.env["KAHVE_TEST_PG_URL_FILE"];
+  if (pgUrlFile) args.push("--pg-url-file", pgUrlFile);
   if (options.gateway) args.push("--gateway");
   if (options.staticDir) args.push("--static", options.staticDir);
   for (const f of options.serveFlags ?? []) args.push("--serve-flag", f);

@@ -101,6 +101,7 @@ async function main(config: Config): Promise<void> {
     front.server.close();
     shutdown.abort(); // streams end with UNAVAILABLE: clients reconnect elsewhere
     front.http1.closeIdleConnections();
+    for (const session of front.sessions) session.close(); // GOAWAY: no new streams, these finish
     const deadline = setTimeout(() => {
       for (const s of front.sockets) s.destroy();
     }, config.shutdown_deadline_seconds * 1000);

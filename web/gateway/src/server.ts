@@ -24,6 +24,8 @@ export interface Front {
   server: net.Server;
   /** Every open client socket, to close at shutdown. */
   sockets: Set<net.Socket>;
+  /** Every HTTP/2 session (a proxy's connection), to send GOAWAY at shutdown. */
+  sessions: Set<http2.ServerHttp2Session>;
   http1: http.Server;
   http2: http2.Http2Server;
 }
@@ -204,6 +206,11 @@ export function createFront(handler: (req: Request, res: Response) => void, conf
     settings: { maxConcurrentStreams: 1000, maxHeaderListSize: 16 * 1024 },
   }, handler);
   const sockets = new Set<net.Socket>();
+  const sessions = new Set<http2.ServerHttp2Session>();
+  h2.on("session", (session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+  });
   // Nagle's algorithm off, as http.Server has it: gRPC-Web answers are several small writes
   // (headers, the message, the trailers) that would otherwise wait for the client's delayed ACK.
   const server = net.createServer({ noDelay: true, keepAlive: true, keepAliveInitialDelay: 60_000 }, (socket) => {
@@ -225,5 +232,5 @@ export function createFront(handler: (req: Request, res: Response) => void, conf
     });
   });
   server.maxConnections = config.max_connections;
-  return { server, sockets, http1, http2: h2 };
+  return { server, sockets, sessions, http1, http2: h2 };
 }

@@ -7,6 +7,7 @@ import {
   Code,
   ConnectError,
   RejectionReason,
+  TableState,
   TableStream,
   decodeError,
   liarsDiceBidMove,
@@ -27,7 +28,7 @@ after(async () => {
   await stack?.stop();
 });
 
-test("two players queue, play Liar's dice from their legal moves and find the match rated", async () => {
+test("two players queue, play Liar's dice from their legal moves and find the match rated", { timeout: 60_000 }, async () => {
   const players = [client("grpc-ana"), client("grpc-bora")];
   const assignments = await queueAll(players);
   assert.equal(assignments[0]!.tableId, assignments[1]!.tableId);
@@ -39,22 +40,19 @@ test("two players queue, play Liar's dice from their legal moves and find the ma
   assert.deepEqual(match.participants.map((p) => p.playerId).sort(), ["grpc-ana", "grpc-bora"]);
 });
 
-test("a refused move decodes to its PlayRejection, a stale one to StaleSeq; a dry run changes nothing", async () => {
+test("a refused move decodes to its PlayRejection, a stale one to StaleSeq; a dry run changes nothing", { timeout: 60_000 }, async () => {
   const ana = client("grpc-practice");
   const seat = await ana.practiceTable({ ruleset: { case: "liarsDice", value: { players: 3 } } });
-  let seq: bigint | undefined;
-  let dice = 0;
+  const state = new TableState();
   const stream = seat.stream({ withView: true });
   for await (const update of stream) {
-    const view = update.update.case === "snapshot" ? update.update.value.view : update.view;
-    if (view?.toAct.includes(seat.ref.seat) && view.ruleset.case === "liarsDice") {
-      seq = update.seq;
-      dice = view.ruleset.value.diceOnTable;
-      break;
-    }
+    state.apply(update);
+    if (state.mayAct(seat.ref.seat) && state.legalMoves.length > 0) break;
   }
   stream.close();
-  assert.ok(seq !== undefined, "the practice seat got its turn");
+  const seq = state.seq;
+  assert.ok(seq !== undefined && state.view?.ruleset.case === "liarsDice", "the practice seat got its turn");
+  const dice = state.view.ruleset.value.diceOnTable;
 
   const tooMany = liarsDiceBidMove(dice + 1, 2);
   const preview = await seat.preview(tooMany);
@@ -67,7 +65,7 @@ test("a refused move decodes to its PlayRejection, a stale one to StaleSeq; a dr
   assert.equal(error.reasonName, "LIARS_DICE_QUANTITY_ABOVE_DICE");
   assert.equal(error.details.playRejection?.seq, seq);
 
-  const legal = liarsDiceBidMove(1, 2);
+  const legal = state.legalMoves[0]!;
   assert.equal((await seat.preview(legal)).legal, true);
   // Stale either way: behind the table, or (as here, the table may be at seq 0) ahead of it.
   const stale = decodeError(await seat.play(legal, { expectedSeq: seq + 5n }).catch((e: unknown) => e));
@@ -79,7 +77,7 @@ test("a refused move decodes to its PlayRejection, a stale one to StaleSeq; a dr
   await seat.resign();
 });
 
-test("matchmaking refusals carry ActiveTicket, RequestIdInUse and CurrentParty", async () => {
+test("matchmaking refusals carry ActiveTicket, RequestIdInUse and CurrentParty", { timeout: 60_000 }, async () => {
   const cem = client("grpc-cem");
   const requestId = newRequestId("cem");
   const ticket = await cem.enqueue({ ruleset: { case: "liarsDice", value: { players: 4 } } }, { requestId });
@@ -102,9 +100,9 @@ test("matchmaking refusals carry ActiveTicket, RequestIdInUse and CurrentParty",
   await cem.matchmaking.leaveParty({ partyId: party.partyId });
 });
 
-test("a flood past the call rate is refused with RetryAfter, and waited out by the interceptor", async () => {
+test("a flood past the call rate is refused with RetryAfter, and waited out by the interceptor", { timeout: 60_000 }, async () => {
   const raw = client("grpc-flood", { rateLimitRetry: false });
-  const outcomes = await Promise.all(Array.from({ length: 250 }, () =>
+  const outcomes = await Promise.all(Array.from({ length: 400 }, () =>
     raw.matchmaking.getQueueStats({}).then(() => undefined, (e: unknown) => decodeError(e))));
   const refused = outcomes.filter((o) => o !== undefined);
   assert.ok(refused.length > 0, "some calls were refused");
@@ -114,38 +112,35 @@ test("a flood past the call rate is refused with RetryAfter, and waited out by t
     assert.ok(r!.retryAfterMs !== undefined && r!.retryAfterMs > 0 && r!.retryAfterMs <= 2000);
     assert.match(r!.cause.metadata.get("grpc-retry-pushback-ms") ?? "", /^\d+$/);
   }
-  // Another identity through the interceptor: 20 callers making 200 calls between them, twice the
-  // burst, are paced by the refusals' hints and every call gets its answer.
+  // The same identity, its allowance spent (calls until one is refused), through the interceptor:
+  // 40 calls at once are paced by the refusals' hints, and every one gets its answer.
   let waits = 0;
   const patient = createNodeClient({
-    matchmaking: stack.matchmaking, token: stack.token("grpc-patient"), rateLimitRetry: { onRetry: () => waits++ },
+    matchmaking: stack.matchmaking, token: stack.token("grpc-flood"), rateLimitRetry: { onRetry: () => waits++ },
   });
-  let calls = 0;
-  await Promise.all(Array.from({ length: 20 }, async () => {
-    while (calls < 200) {
-      calls++;
-      await patient.matchmaking.getQueueStats({});
-    }
-  }));
+  while (await raw.matchmaking.getQueueStats({}).then(() => true, () => false));
+  await Promise.all(Array.from({ length: 40 }, () => patient.matchmaking.getQueueStats({})));
   assert.ok(waits > 0, "the interceptor waited out refusals");
 });
 
-test("a stream resumed with after_seq starts right after it, with no gap and no repeat", async () => {
+test("a stream resumed with after_seq starts right after it, with no gap and no repeat", { timeout: 60_000 }, async () => {
   const dan = client("grpc-dan");
   const seat = await dan.practiceTable({ ruleset: { case: "liarsDice", value: { players: 2 } } });
-  // A seat that never moves is played by its bot once away; spectating with a seat token of ours is
-  // simpler: read the first updates, close, resume after the second one.
-  const first: bigint[] = [];
-  const opening = seat.stream();
+  // Up to the seat's turn, then one move of its own, so the table has an update after seq 0.
+  const state = new TableState();
+  const opening = seat.stream({ withView: true });
   for await (const update of opening) {
-    first.push(update.seq);
-    if (first.length === 1) break;
+    state.apply(update);
+    if (state.mayAct(seat.ref.seat) && state.legalMoves.length > 0) break;
   }
   opening.close();
-  const resumed = new TableStream({ client: seat.table, tableId: seat.ref.tableId, seatToken: seat.ref.seatToken, afterSeq: 0n });
+  const played = await seat.play(state.legalMoves[0]!, { expectedSeq: state.seq });
+  const resumed = new TableStream({
+    client: seat.table, tableId: seat.ref.tableId, seatToken: seat.ref.seatToken, afterSeq: played.seq - 1n,
+  });
   for await (const update of resumed) {
     assert.notEqual(update.update.case, "snapshot", "the kept updates, not a snapshot");
-    assert.equal(update.seq, 1n);
+    assert.equal(update.seq, played.seq);
     break;
   }
   resumed.close();

@@ -56,14 +56,17 @@ async function practiceTurn(client: KahveClient) {
   const seat = await client.practiceTable({ ruleset: { case: "liarsDice", value: { players: 2 } } });
   for (;;) {
     const v = await seat.view();
-    if (v.view?.toAct.includes(seat.ref.seat)) return { seat, seq: v.seq, dice: v.view.ruleset.case === "liarsDice" ? v.view.ruleset.value.diceOnTable : 0 };
+    if (v.view?.toAct.includes(seat.ref.seat) && v.legalMoves.length > 0) {
+      const dice = v.view.ruleset.case === "liarsDice" ? v.view.ruleset.value.diceOnTable : 0;
+      return { seat, seq: v.seq, dice, legal: v.legalMoves[0]! };
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
 const detailsBytes = (err: ConnectError) => Buffer.from(err.metadata.get("grpc-status-details-bin") ?? "", "base64");
 
-test("a guest and a player queue, watch, connect and play Liar's dice through the gateway, to a rated match", async () => {
+test("a guest and a player queue, watch, connect and play Liar's dice through the gateway, to a rated match", { timeout: 60_000 }, async () => {
   const guest = await (await fetch(`${stack.gateway}/auth/guest`, { method: "POST" })).json() as { token: string; player_id: string };
   const players = [createWebClient({ baseUrl: rpcUrl(), token: guest.token }), web("web-bora")];
   const assignments = await queueAll(players);
@@ -75,7 +78,7 @@ test("a guest and a player queue, watch, connect and play Liar's dice through th
   assert.deepEqual(match.participants.map((p) => p.playerId).sort(), [guest.player_id, "web-bora"].sort());
 });
 
-test("refusals arrive as the service sent them: code, message and the grpc-status-details-bin bytes", async () => {
+test("refusals arrive as the service sent them: code, message and the grpc-status-details-bin bytes", { timeout: 60_000 }, async () => {
   const viaGateway = web("web-errors");
   const { seat, seq, dice } = await practiceTurn(viaGateway);
   const directSeat = direct("web-errors").seat(seat.ref);
@@ -99,9 +102,9 @@ test("refusals arrive as the service sent them: code, message and the grpc-statu
   await seat.resign();
 });
 
-test("the call rate holds through the gateway, refused with RetryAfter and grpc-retry-pushback-ms", async () => {
+test("the call rate holds through the gateway, refused with RetryAfter and grpc-retry-pushback-ms", { timeout: 60_000 }, async () => {
   const flood = web("web-flood", { rateLimitRetry: false });
-  const outcomes = await Promise.all(Array.from({ length: 200 }, () =>
+  const outcomes = await Promise.all(Array.from({ length: 400 }, () =>
     flood.rating.getLeaderboard({ ruleset: "liars_dice", mode: 1 }).then(() => undefined, (e: unknown) => decodeError(e))));
   const refused = outcomes.filter((o) => o !== undefined);
   assert.ok(refused.length > 0, "the flood was refused in part");
@@ -112,7 +115,7 @@ test("the call rate holds through the gateway, refused with RetryAfter and grpc-
   }
 });
 
-test("service and admin methods are not routed, whatever the token", async () => {
+test("service and admin methods are not routed, whatever the token", { timeout: 60_000 }, async () => {
   const admin = createWebTransport({ baseUrl: rpcUrl(), token: stack.token("ops", "admin") });
   const service = createWebTransport({ baseUrl: rpcUrl(), token: stack.token("mm", "service") });
   const refusals = [
@@ -129,7 +132,7 @@ test("service and admin methods are not routed, whatever the token", async () =>
   await createClient(TableService, createNodeTransport({ target: stack.table, token: stack.token("ops", "admin") })).listTables({});
 });
 
-test("deadlines pass through: a watch with a 400 ms deadline ends with DEADLINE_EXCEEDED", async () => {
+test("deadlines pass through: a watch with a 400 ms deadline ends with DEADLINE_EXCEEDED", { timeout: 60_000 }, async () => {
   const client = web("web-deadline");
   const ticket = await client.enqueue({ ruleset: { case: "liarsDice", value: { players: 6 } } });
   const started = Date.now();
@@ -140,8 +143,8 @@ test("deadlines pass through: a watch with a 400 ms deadline ends with DEADLINE_
   await client.matchmaking.cancelTicket({ ticketId: ticket });
 });
 
-test("a stream the gateway ends at --stream_max_seconds resumes by after_seq with the next update", async () => {
-  const { seat, seq } = await practiceTurn(web("web-resume"));
+test("a stream the gateway ends at --stream_max_seconds resumes by after_seq with the next update", { timeout: 60_000 }, async () => {
+  const { seat, seq, legal } = await practiceTurn(web("web-resume"));
   const statuses: StreamStatus[] = [];
   const stream = new TableStream({
     client: seat.table, tableId: seat.ref.tableId, seatToken: seat.ref.seatToken, afterSeq: seq,
@@ -151,7 +154,7 @@ test("a stream the gateway ends at --stream_max_seconds resumes by after_seq wit
   const pending = iterator.next();
   // Past the 2 s lifetime, then a move: it must come as the next seq on the resumed stream.
   await new Promise((r) => setTimeout(r, 2_600));
-  const played = await seat.play(liarsDiceBidMove(1, 4), { expectedSeq: seq });
+  const played = await seat.play(legal, { expectedSeq: seq });
   const first = await pending;
   assert.equal(first.value?.seq, played.seq);
   assert.equal(first.value?.update.case, "move");
@@ -162,7 +165,7 @@ test("a stream the gateway ends at --stream_max_seconds resumes by after_seq wit
   await seat.resign();
 });
 
-test("150 streams (5 players' 30 each) pass the services' 128 per connection: spread over upstream connections", async () => {
+test("150 streams (5 players' 30 each) pass the services' 128 per connection: spread over upstream connections", { timeout: 60_000 }, async () => {
   const { seat } = await practiceTurn(web("web-host"));
   // One HTTP/2 connection to the gateway, as a proxy in front of it holds; the gateway opens as
   // many to the table service as the streams need, 100 streams on each.
@@ -192,7 +195,7 @@ test("150 streams (5 players' 30 each) pass the services' 128 per connection: sp
   await seat.resign();
 });
 
-test("h2c: a proxy speaking HTTP/2 without TLS is served on the same port", async () => {
+test("h2c: a proxy speaking HTTP/2 without TLS is served on the same port", { timeout: 60_000 }, async () => {
   const transport = createNodeGrpcWebTransport({ baseUrl: rpcUrl(), httpVersion: "2" });
   const stats = await createClient(MatchmakingService, transport).getQueueStats({}, {
     headers: { authorization: `Bearer ${stack.token("web-h2c")}` },
@@ -200,7 +203,7 @@ test("h2c: a proxy speaking HTTP/2 without TLS is served on the same port", asyn
   assert.ok(Array.isArray(stats.queues));
 });
 
-test("CORS: same origin and listed origins pass; another site's page is refused before any service", async () => {
+test("CORS: same origin and listed origins pass; another site's page is refused before any service", { timeout: 60_000 }, async () => {
   const post = (origin: string) => fetch(`${rpcUrl()}/kahve.v1.MatchmakingService/GetQueueStats`, {
     method: "POST",
     headers: { origin, "content-type": "application/grpc-web+proto", authorization: `Bearer ${stack.token("web-cors")}` },
@@ -224,7 +227,7 @@ test("CORS: same origin and listed origins pass; another site's page is refused 
   assert.match(ok.headers.get("access-control-allow-headers") ?? "", /authorization/);
 });
 
-test("guest tokens: each POST a new identity, a few per minute per address", async () => {
+test("guest tokens: each POST a new identity, a few per minute per address", { timeout: 60_000 }, async () => {
   assert.equal((await fetch(`${stack.gateway}/auth/guest`)).status, 200);
   // Three a minute (--guest_tokens_per_minute=3), one a third of a minute: four in a row exceed it.
   const answers = [];
@@ -236,13 +239,13 @@ test("guest tokens: each POST a new identity, a few per minute per address", asy
     (e: unknown) => e instanceof ConnectError && e.code === Code.NotFound, "signed in, nothing queued");
 });
 
-test("a request over 4 MiB is refused at the gateway", async () => {
+test("a request over 4 MiB is refused at the gateway", { timeout: 60_000 }, async () => {
   const huge = web("web-huge");
   await assert.rejects(huge.matchmaking.joinParty({ inviteCode: "x".repeat(5 * 1024 * 1024) }),
     (e: unknown) => e instanceof ConnectError && e.code === Code.ResourceExhausted);
 });
 
-test("the web client's files: types, caching, compression, revalidation, nothing else", async () => {
+test("the web client's files: types, caching, compression, revalidation, nothing else", { timeout: 60_000 }, async () => {
   const index = await fetch(`${stack.gateway}/`);
   assert.equal(index.status, 200);
   assert.equal(index.headers.get("content-type"), "text/html; charset=utf-8");
