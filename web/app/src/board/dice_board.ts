@@ -4,7 +4,7 @@
 // Emits moves; knows nothing of the server.
 import type { LiarsDiceMove, LiarsDiceView, Move, View } from "../api";
 import { button, fill, h } from "../ui/dom";
-import type { Board, BoardContext, Emit, MoveInit } from "./types";
+import { idleStatus, type Board, type BoardContext, type Emit, type MoveInit } from "./types";
 import { seatsAround, sideOf } from "./seats";
 
 const FACE_NAMES = ["", "ones", "twos", "threes", "fours", "fives", "sixes"];
@@ -129,7 +129,7 @@ class DiceBoard implements Board {
         controls.push(button("Не верю! (challenge)", () => this.emit({ move: wrap(challenge), label: "Challenge the bid", preview: false }), { class: "challenge" }));
       }
     } else {
-      controls.push(h("p", { class: "board-status" }, ctx.active || view.over ? "" : "Waiting for the other players."));
+      controls.push(h("p", { class: "board-status" }, ctx.active ? "" : idleStatus(ctx, view.over)));
     }
     fill(this.mineEl, myDice, h("div", { class: "actions" }, ...controls));
   }

@@ -5,7 +5,7 @@
 import type { MexicanTrainMove, MexicanTrainView, Move, View } from "../api";
 import { button, fill, h, keepTabStop, rovingFocus } from "../ui/dom";
 import { enableDrag } from "./drag";
-import type { Board, BoardContext, Emit, MoveInit } from "./types";
+import { idleStatus, type Board, type BoardContext, type Emit, type MoveInit } from "./types";
 import { seatsAround } from "./seats";
 
 export function createMexicanBoard(root: HTMLElement, emit: Emit): Board {
@@ -147,7 +147,7 @@ class MexicanBoard implements Board {
     // Status and actions.
     const out: HTMLElement[] = [];
     if (!ctx.active || this.legal.length === 0) {
-      fill(this.statusEl, ctx.active || this.view?.over ? "" : "Waiting for the other players.");
+      fill(this.statusEl, ctx.active ? "" : idleStatus(ctx, !!this.view?.over));
     } else {
       const why = mv.bound ? `You must satisfy the open double on ${mv.openDoubles[0] === -1 ? "the Mexican train" : `train ${(mv.openDoubles[0] ?? 0) + 1}`}. `
         : mv.firstTurn ? "Your first turn: lay a chain on your own train. " : "";

@@ -3,7 +3,7 @@
 // 15th tile; gösterme when the view offers it. Emits moves; knows nothing of the server.
 import type { Move, OkeyMove, OkeyView, View } from "../api";
 import { button, fill, h } from "../ui/dom";
-import type { Board, BoardContext, Emit, MoveInit } from "./types";
+import { idleStatus, type Board, type BoardContext, type Emit, type MoveInit } from "./types";
 import { OkeyRack } from "./okey_rack";
 import { deckAndIndicator, seatPanel } from "./okey_seats";
 import { seatsAround } from "./seats";
@@ -94,7 +94,7 @@ class OkeyClassicBoard implements Board {
         this.emit({ move: wrap(show ?? { action: { case: "showIndicator", value: {} } }), label: `Show ${ov.indicator} (gösterme)`, preview: false })));
     }
     if (!ctx.active || this.legal.length === 0) {
-      fill(this.statusEl, ctx.active || this.view?.over ? "" : "Waiting for the other players.");
+      fill(this.statusEl, ctx.active ? "" : idleStatus(ctx, !!this.view?.over));
       fill(this.actionsEl, ...out);
       return;
     }

@@ -5,11 +5,11 @@
 import type { Move, OkeyLayingMove, OkeyLayingView, OkeyTableMeld, View } from "../api";
 import { OkeyMeldKind, OkeyOpened, OkeyPlace } from "../api";
 import { button, fill, h } from "../ui/dom";
-import type { Board, BoardContext, Emit, MoveInit } from "./types";
+import { idleStatus, type Board, type BoardContext, type Emit, type MoveInit } from "./types";
 import { OkeyRack } from "./okey_rack";
 import { deckAndIndicator, seatPanel } from "./okey_seats";
 import { seatsAround } from "./seats";
-import { describeTile, tileElement } from "./okey_tiles";
+import { describeTile, playsAs, tileElement } from "./okey_tiles";
 import { describeGroup, isPair, readMeld, type PlacedTile } from "./okey_melds";
 
 type Ruleset = "okey51" | "okey101";
@@ -66,7 +66,8 @@ class OkeyLayingBoard implements Board {
     this.ctx = ctx;
     this.legal = legal.flatMap((m) => (m.ruleset.case === this.ruleset ? [m.ruleset.value as OkeyLayingMove] : []));
     if (!this.legal.some((m) => m.action.case === "takeDiscard")) this.taking = false;
-    if (dealChanged || !ctx.active) this.staged = [];
+    // Groups put aside stay while the player is to act (a preview pending, a move on its way).
+    if (dealChanged || !view.toAct.includes(view.seat)) this.staged = [];
     this.dropStaleStaging();
     this.render();
   }
@@ -209,7 +210,7 @@ class OkeyLayingBoard implements Board {
     this.renderMelds(lv, ctx);
     if (!ctx.active || this.legal.length === 0) {
       fill(this.actionsEl);
-      fill(this.statusEl, ctx.active || this.view?.over ? "" : "Waiting for the other players.");
+      fill(this.statusEl, ctx.active ? "" : idleStatus(ctx, !!this.view?.over));
       return;
     }
     const mustDraw = this.legal.some((m) => m.action.case === "draw" || m.action.case === "takeDiscard") && !lv.drawn;
@@ -258,7 +259,7 @@ class OkeyLayingBoard implements Board {
     if (!this.taking && lv.drawn && this.staged.length === 0) {
       for (const m of this.legal) {
         if (m.action.case === "layMelds" && m.action.value.melds.length > 1) {
-          const sum = m.action.value.melds.reduce((s, x) => s + meldValue(x.tiles.map((t) => t.standsFor || t.tile)), 0);
+          const sum = m.action.value.melds.reduce((s, x) => s + meldValue(x.tiles, this.lv!.okey), 0);
           out.push(button(`Suggested opening (${m.action.value.melds.length} melds, ${sum})`, () => this.stageMove(m)));
         }
         if (m.action.case === "layPairs" && m.action.value.pairs.length >= 5 && lv.opened[this.view!.seat] === OkeyOpened.NONE) {
@@ -302,7 +303,7 @@ class OkeyLayingBoard implements Board {
       this.staged = m.action.value.melds.map((x) => ({
         kind: "meld" as const,
         tiles: x.tiles.map((t) => ({ tile: t.tile, standsFor: t.standsFor })),
-        value: meldValue(x.tiles.map((t) => t.standsFor || t.tile)),
+        value: meldValue(x.tiles, this.lv!.okey),
       }));
     } else if (m.action.case === "layPairs") {
       this.staged = m.action.value.pairs.map((p) => ({ kind: "pair" as const, tiles: [p.first, p.second] as [string, string] }));
@@ -400,7 +401,12 @@ class OkeyLayingBoard implements Board {
   }
 }
 
-/** Sum of the numbers of faces ("R5" counts 5). */
-function meldValue(faces: string[]): number {
-  return faces.reduce((s, f) => s + (Number(f.slice(1)) || 0), 0);
+/**
+ * A laid meld's worth: each tile counts the number it stands for, a fake okey the okey's number,
+ * and an okey left open in a set the set's number.
+ */
+function meldValue(tiles: readonly { tile: string; standsFor: string }[], okey: string): number {
+  const nums = tiles.map((t) => (t.standsFor ? Number(t.standsFor.slice(1)) : t.tile === okey ? null : Number(playsAs(t.tile, okey).slice(1)) || 0));
+  const setNumber = nums.find((n) => n !== null) ?? 0;
+  return nums.reduce<number>((sum, n) => sum + (n ?? setNumber), 0);
 }

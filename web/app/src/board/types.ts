@@ -34,3 +34,10 @@ export interface Board {
 
 export type Emit = (intent: Intent) => void;
 export type BoardFactory = (root: HTMLElement, emit: Emit) => Board;
+
+/** The status line of a board whose player may not act now. */
+export function idleStatus(ctx: BoardContext, over: boolean): string {
+  if (over) return "";
+  if (ctx.pending) return "Check the preview below, then confirm or cancel.";
+  return "Waiting for the other players.";
+}

@@ -123,6 +123,64 @@ describe("checks", { concurrency: true }, () => {
     assert.deepEqual(page.errors, []);
   });
 
+  test("okey51: the opening is grouped, previewed by a dry run with its sum, and laid", { timeout: 120000 }, async (t) => {
+    if (env.skip) return t.skip(env.skip);
+    const page = await newPage(env);
+    const lobby = new LobbyPage(page);
+    await lobby.open(env.stack.url);
+    await lobby.signInAsGuest();
+    await lobby.choose("okey51", {});
+    const table = new TablePage(page);
+    // The starter may open on its first turn; deal until the server lists an opening for it.
+    let tries = 0;
+    for (;;) {
+      await lobby.practice();
+      await table.waitForTurn();
+      if ((await page.getByRole("button", { name: /^Suggested opening/ }).count()) > 0) break;
+      assert.ok(++tries < 15, "no deal with an opening in 15 tries");
+      await page.getByRole("button", { name: "Leave (close the table)" }).click();
+      await page.getByRole("region", { name: "Game result" }).waitFor();
+      await lobby.open(env.stack.url);
+    }
+    await screenshot(page, "okey51-opening-available");
+    await page.getByRole("button", { name: /^Suggested opening/ }).click();
+    const staged = page.getByRole("region", { name: "Groups to lay" });
+    await staged.waitFor();
+    const worth = Number(/worth (\d+)/.exec(await staged.innerText())?.[1]);
+    assert.ok(worth >= 51, `the staged opening is worth ${worth}`);
+    // Taking one group back and grouping its tiles again by hand gives the same opening.
+    const firstGroup = staged.getByRole("group").first();
+    const tiles = await firstGroup.locator(".tile").evaluateAll((els) => els.map((e) => e.dataset.tile));
+    await staged.getByRole("button", { name: "Take back group 1" }).click();
+    const rack = page.getByRole("group", { name: "Your rack" });
+    const used = new Set();
+    for (const tile of tiles) {
+      const all = rack.locator(`.tile[data-tile="${tile}"]`);
+      const n = await all.count();
+      for (let i = 0; i < n; i++) {
+        const key = `${tile}#${i}`;
+        if (used.has(key) || (await all.nth(i).getAttribute("aria-pressed")) === "true") continue;
+        used.add(key);
+        await all.nth(i).click();
+        break;
+      }
+    }
+    await page.getByRole("button", { name: /^Group as (run|set) \(\d+\)$/ }).click();
+    // The page's own sum of the groups (an okey at a run's end may be read at the other end).
+    const regrouped = Number(/worth (\d+)/.exec(await staged.innerText())?.[1]);
+    assert.ok(Math.abs(regrouped - worth) <= 13, `regrouped ${regrouped}, suggested ${worth}`);
+    await page.getByRole("button", { name: /^Open with \d melds?$/ }).click();
+    const preview = page.getByRole("region", { name: "Confirm your move" });
+    await preview.getByText(/You open with|Not allowed/).waitFor();
+    assert.match(await preview.innerText(), new RegExp(`You open with ${regrouped}`), "the server's sum is the page's");
+    await screenshot(page, "okey51-opening-preview");
+    await table.confirm();
+    await page.getByRole("region", { name: "Melds on the table" }).locator(".meld").first().waitFor();
+    await page.waitForFunction(() => /^opened/.test(document.querySelector(".seat--bottom .seat__facts")?.textContent ?? ""));
+    await screenshot(page, "okey51-opened");
+    assert.deepEqual(page.errors, []);
+  });
+
   test("the fair-deal check turns red on a tampered replay", { timeout: 120000 }, async (t) => {
     if (env.skip) return t.skip(env.skip);
     const { page, table } = await openPractice("liars_dice", { Players: 2, "Dice each": 1 });
