@@ -96,7 +96,9 @@ class DiceBoard implements Board {
         : h("div", { class: "cup", "aria-hidden": "true" }, ...Array.from({ length: count }, () => h("span", { class: "die die--hidden" }))),
       lastBid?.bid ? h("div", { class: "seat__bid" }, `bid ${bidText(lastBid.bid.quantity, lastBid.bid.face)}`) : null,
       revealed.length && (dv.bids.length === 0 || view.over)
-        ? h("div", { class: "revealed", "aria-label": `${name} showed ${revealed.join(", ")}` }, ...revealed.map((f) => die(f, undefined, "die--small")))
+        ? h("div", { class: "revealed", "aria-label": `${name} showed ${revealed.join(", ")}` },
+          // Labelled: without it the last round's dice read as more dice in the cup.
+          h("span", { class: "revealed__label", "aria-hidden": "true" }, "last round"), ...revealed.map((f) => die(f, undefined, "die--small")))
         : null);
     });
     fill(this.seatsEl, ...cups);
