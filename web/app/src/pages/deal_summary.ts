@@ -33,7 +33,7 @@ export function dealSummary(ev: Event, names: string[], okey: string, onClose: (
     const d = r.value.event.value;
     title = `Deal ${d.deal} ended: ${d.finisher >= 0 ? `${name(d.finisher)} ${FINISH[d.finish] ?? "finished"}` : FINISH[d.finish] ?? "no finisher"}${d.multiplier > 1 ? ` (×${d.multiplier})` : ""}`;
     rows = d.seats.map((s, seat) => h("tr", {}, h("th", { scope: "row" }, name(seat)),
-      h("td", { class: "summary-hand" }, ...s.hand.map((t) => tileElement(t, { okey, small: true }))),
+      h("td", { class: "summary-hand" }, ...(s.hand.length ? s.hand.map((t) => tileElement(t, { okey, small: true })) : [out()])),
       h("td", {}, String(s.dealScore)), h("td", {}, String(s.total))));
   } else if (r.case === "okey" && r.value.event.case === "dealEnded") {
     const d = r.value.event.value;
@@ -49,7 +49,7 @@ export function dealSummary(ev: Event, names: string[], okey: string, onClose: (
     const d = r.value.event.value;
     title = `Round ${d.round} ended: ${d.wentOut >= 0 ? `${name(d.wentOut)} went out` : "blocked"}`;
     rows = d.seats.map((s, seat) => h("tr", {}, h("th", { scope: "row" }, name(seat)),
-      h("td", { class: "summary-hand" }, ...s.hand.map((t) => domino(t))), h("td", {}, String(s.penalty)), h("td", {}, String(s.total))));
+      h("td", { class: "summary-hand" }, ...(s.hand.length ? s.hand.map((t) => domino(t)) : [out()])), h("td", {}, String(s.penalty)), h("td", {}, String(s.total))));
   } else {
     return null;
   }
@@ -59,4 +59,9 @@ export function dealSummary(ev: Event, names: string[], okey: string, onClose: (
     h("h2", {}, title),
     h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Seat"), h("th", {}, "Hand left"), h("th", {}, "This deal"), h("th", {}, "Total"))), h("tbody", {}, ...rows)),
     close);
+}
+
+/** An empty hand's cell: said, not left blank. */
+function out(): HTMLElement {
+  return h("span", { class: "muted" }, "none: went out");
 }
