@@ -21,7 +21,6 @@ async function seatLabel(page) {
 }
 
 test("a matchmade game between two browsers, a reload, an away spell, ratings and history", { timeout: 240000 }, async (t) => {
-  if (env.skip) return t.skip(env.skip);
   const pages = [await newPage(env), await newPage(env)];
   const names = [];
   for (const page of pages) {

@@ -1,4 +1,5 @@
-// Shared by the browser test files: skip with a reason when the machine lacks what they need,
+// Shared by the browser test files: fail, naming it, when the machine lacks what they need (a
+// skipped browser test would pass unseen in ctest),
 // one stack and one browser per file, pages that report their errors, screenshots as artifacts.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -9,16 +10,21 @@ export const artifacts = process.env.KAHVE_WEB_ARTIFACTS ?? join(appDir, "test-a
 
 export async function setup() {
   const missing = missingPrerequisite();
-  if (missing) return { skip: missing };
+  if (missing) throw new Error(`the browser suite cannot run: ${missing}`);
   mkdirSync(artifacts, { recursive: true });
   const stack = await startStack();
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
-  return { stack, browser, skip: "" };
+  try {
+    const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+    return { stack, browser };
+  } catch (e) {
+    await stack.stop();
+    throw e;
+  }
 }
 
 export async function teardown(env) {
-  await env.browser?.close();
-  await env.stack?.stop();
+  await env?.browser?.close();
+  await env?.stack?.stop();
 }
 
 /** A fresh browser context (its own storage: its own player) and a page that fails the test on errors. */
