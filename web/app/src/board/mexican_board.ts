@@ -95,7 +95,10 @@ class MexicanBoard implements Board {
       ? button(`Draw from the boneyard (${mv.boneyardCount} left)`, () =>
         this.emit({ move: wrap(canDraw), label: "Draw a tile from the boneyard", preview: true }), { class: "boneyard is-legal" })
       : h("div", { class: "boneyard", role: "img", "aria-label": `Boneyard, ${mv.boneyardCount} tiles` }, `Boneyard ${mv.boneyardCount}`);
-    fill(this.topEl,
+    // The game's last view has the table cleared; empty trains read as a broken board.
+    const cleared = view.over && mv.trains.every((t) => t.tiles.length === 0) && (mv.mexican?.tiles.length ?? 0) === 0;
+    if (cleared) fill(this.topEl, h("div", { class: "mt-engine" }, h("span", { class: "muted" }, `Round ${mv.round} of 13 · game over`)));
+    else fill(this.topEl,
       h("div", { class: "mt-engine" }, h("span", { class: "muted" }, `Round ${mv.round} of 13 · engine`),
         domino(mv.engine, { label: `engine ${mv.engine}, placed by ${ctx.seatNames[mv.engineOwner] ?? "?"}`, classes: ["domino--engine"] })),
       boneyard);
@@ -125,7 +128,8 @@ class MexicanBoard implements Board {
     const rows = seatsAround(view.seat, n).map((seat) =>
       trainRow(seat, seat === view.seat ? "Your train" : `${ctx.seatNames[seat] ?? `Seat ${seat + 1}`}'s train`, mv.trains[seat], seat === view.seat ? null : mv.handCounts[seat] ?? 0));
     rows.push(trainRow(-1, "Mexican train", mv.mexican, null));
-    fill(this.trainsEl, ...rows);
+    if (cleared) fill(this.trainsEl, h("p", { class: "board-status" }, "The game is over: the last round's hands and scores are in the round summary below."));
+    else fill(this.trainsEl, ...rows);
 
     // The hand.
     const plan = hinted?.ownTrainPlan ?? [];
