@@ -61,6 +61,15 @@ for (const name of bin.kAllBinaries) {
   binaries[name] = { file, flags: help.flags, own: new Set(own) };
 }
 const kahveCommands = bin.kahveCommands(binaries.kahve.file);
+// The gRPC-Web gateway's flags, from its source (web/gateway/src/config.ts: the kFlags table), so
+// the check needs no built web tier.
+const gatewayFlags = new Map([...fs.readFileSync(path.join(opts.root, 'web/gateway/src/config.ts'), 'utf8')
+  .matchAll(/^ {2}([a-z0-9_]+): \{\s*kind: "(?:string|int|bool)",\s*default: ("[^"]*"|-?\d[\d* ]*|true|false)/gm)]
+  .map((m) => [m[1], m[2].startsWith('"') ? JSON.parse(m[2]) : String(m[2].split('*').reduce((x, y) => x * Number(y), 1))]));
+if (!gatewayFlags.has('guest_tokens') || !gatewayFlags.has('port')) {
+  console.error('check-manifests: no gateway flags read from web/gateway/src/config.ts');
+  process.exit(1);
+}
 const shortName = (binary) => binary.replace(/^kahve-/, '');
 
 // ---- Schemas ------------------------------------------------------------------------------
@@ -662,7 +671,125 @@ function checkOverlay(overlay, objects) {
       }
     }
   }
+  checkGateway(overlay, objects, { id, of, find, pods, services, podsOf, containerPort, kahve, resolveEnv, policies, dbPods, nsLabels, ns });
   return objects.length;
+}
+
+// ---- kahve-web, the gRPC-Web gateway: its flags, no guest tokens, ports, probes, routes, policies ----
+function checkGateway(overlay, objects, o) {
+  const { id, of, pods, services, podsOf, containerPort, kahve, resolveEnv, policies, dbPods, nsLabels, ns } = o;
+  const isWebImage = (image) => /(^|\/)kahve-web(:[^/]*|@.*)?$/.test(image || '');
+  const web = [];
+  for (const pod of pods) {
+    for (const c of pod.spec.containers.filter((x) => isWebImage(x.image))) {
+      const cw = `${pod.where} container ${c.name}`;
+      const sc = c.securityContext || {};
+      expect((sc.runAsUser || (pod.spec.securityContext || {}).runAsUser) === 10001, cw, 'runs as uid 10001, the image\'s user');
+      expect(JSON.stringify(c.command) === JSON.stringify(['/usr/bin/node', '/opt/kahve/web/gateway/dist/src/main.js']), cw,
+        'command is the image\'s gateway: /usr/bin/node /opt/kahve/web/gateway/dist/src/main.js');
+      const { vars, expand } = resolveEnv(c, pod);
+      const flags = new Map(gatewayFlags);
+      for (const [name, v] of vars) {
+        if (!name.startsWith('KAHVE_')) continue;
+        const flag = name.slice('KAHVE_'.length).toLowerCase();
+        // kahve-common's variables for the services' database are not the gateway's: ignored by it.
+        if (v.source.startsWith('configmap:kahve-common') && !gatewayFlags.has(flag)) continue;
+        if (expect(gatewayFlags.has(flag), cw, `${name}: the gateway has no flag --${flag} (web/gateway/src/config.ts)`)) flags.set(flag, String(v.value));
+      }
+      for (const a of (c.args || []).map(expand)) {
+        const m = a.match(/^--([a-z0-9_]+)(?:=(.*))?$/s);
+        if (expect(m && gatewayFlags.has(m[1]), cw, `argument "${a}" is a gateway flag (--name=value)`)) flags.set(m[1], m[2] === undefined ? 'true' : m[2]);
+      }
+      // Production auth: players bring the identity provider's JWT; the gateway mints none.
+      expect(!/^(1|true|yes)$/i.test(flags.get('guest_tokens')), cw, 'guest tokens are off (--guest_tokens false)');
+      expect(!vars.has('KAHVE_JWT_HS256_SECRET'), cw, 'holds no JWT signing key (it only forwards players\' tokens)');
+      const port = Number(flags.get('port'));
+      const metricsPort = Number(flags.get('metrics_port'));
+      expect(port > 0 && metricsPort > 0, cw, 'fixed ports (not 0: any free port; not -1: no /metrics)');
+      expect(['0.0.0.0', '::'].includes(flags.get('host')), cw, `--host ${flags.get('host')} listens on every interface`);
+      const ports = (c.ports || []).map((p) => `${p.name}=${p.containerPort}`).sort().join(',');
+      expect(ports === [`http=${port}`, `metrics=${metricsPort}`].sort().join(','), cw,
+        `container ports are http=${port}, metrics=${metricsPort} as the gateway listens (got ${ports})`);
+      for (const probe of ['livenessProbe', 'readinessProbe']) {
+        const p = c[probe];
+        if (!expect(p && p.httpGet && p.httpGet.path === '/healthz', cw, `${probe} gets /healthz`)) continue;
+        const cp = containerPort(pod, p.httpGet.port);
+        expect(cp && [port, metricsPort].includes(cp.containerPort), cw, `${probe} probes a port the gateway serves /healthz on`);
+      }
+      const grace = pod.spec.terminationGracePeriodSeconds === undefined ? 30 : pod.spec.terminationGracePeriodSeconds;
+      const stop = Number(flags.get('drain_seconds')) + Number(flags.get('shutdown_deadline_seconds'));
+      expect(stop < grace, cw, `drain plus shutdown deadline (${stop} s) within terminationGracePeriodSeconds ${grace}`);
+      // Each target names a Service of this overlay whose port reaches that service's gRPC port.
+      for (const [flag, binary] of [['matchmaking_target', 'kahve-matchmaking'], ['table_target', 'kahve-table'], ['rating_target', 'kahve-rating']]) {
+        const m = String(flags.get(flag)).match(/^(?:dns:\/\/\/)?([a-z0-9-]+)(?:\.[a-z0-9.-]+)?:(\d+)$/);
+        const svc = m && services.find((x) => x.metadata.name === m[1]);
+        const sp = svc && svc.spec.ports.find((p) => p.port === Number(m[2]));
+        const backends = sp ? kahve.filter((k) => k.binary === binary && podsOf(svc.spec.selector).includes(k.pod)) : [];
+        expect(backends.length > 0 && backends.every((b) => {
+          const cp = containerPort(b.pod, sp.targetPort === undefined ? sp.port : sp.targetPort);
+          return cp && cp.containerPort === b.grpcPort;
+        }), cw, `--${flag} ${flags.get(flag)} reaches ${binary}'s gRPC port through a Service`);
+      }
+      web.push({ ...pod, http: port, metrics: metricsPort, where: cw });
+    }
+  }
+  if (!expect(web.length === 1, `[${overlay}]`, 'one workload runs the gateway (image kahve-web)')) return;
+  const [gw] = web;
+  const monitored = of('ServiceMonitor').some((sm) => services.some((s) => labelsMatch(sm.spec.selector, s.metadata.labels || {})
+    && labelsMatch({ matchLabels: s.spec.selector }, gw.labels)
+    && sm.spec.endpoints.some((ep) => {
+      const sp = s.spec.ports.find((p) => p.name === ep.port);
+      const cp = sp && containerPort(gw, sp.targetPort === undefined ? sp.port : sp.targetPort);
+      return cp && cp.containerPort === gw.metrics;
+    })));
+  expect(monitored, gw.where, 'a ServiceMonitor scrapes its metrics port');
+
+  // The Gateway (prod): an HTTPRoute to kahve-web's HTTP port on a listener that takes HTTPRoutes,
+  // with no request timeout (gRPC-Web streams last).
+  if (of('Gateway').length > 0) {
+    const routes = of('HTTPRoute');
+    const toWeb = routes.filter((r) => (r.spec.rules || []).some((rule) => (rule.backendRefs || []).some((ref) => {
+      const svc = services.find((x) => x.metadata.name === ref.name);
+      const sp = svc && svc.spec.ports.find((p) => p.port === ref.port);
+      const cp = sp && labelsMatch({ matchLabels: svc.spec.selector }, gw.labels)
+        && containerPort(gw, sp.targetPort === undefined ? sp.port : sp.targetPort);
+      return cp && cp.containerPort === gw.http;
+    })));
+    expect(toWeb.length === 1, `[${overlay}]`, 'one HTTPRoute sends browsers to the gateway\'s HTTP port');
+    for (const r of routes) {
+      for (const parent of r.spec.parentRefs || []) {
+        const g = of('Gateway').find((x) => x.metadata.name === parent.name);
+        const listeners = g ? g.spec.listeners.filter((l) => !parent.sectionName || l.name === parent.sectionName) : [];
+        expect(listeners.length > 0 && listeners.every((l) => ['HTTP', 'HTTPS'].includes(l.protocol)
+          && (!l.allowedRoutes || !l.allowedRoutes.kinds || l.allowedRoutes.kinds.some((k) => k.kind === 'HTTPRoute'))
+          && !(l.allowedRoutes && l.allowedRoutes.kinds && l.allowedRoutes.kinds.some((k) => k.kind === 'GRPCRoute'))), id(r),
+        `Gateway ${parent.name} listener ${parent.sectionName || '(all)'} takes HTTPRoutes and no GRPCRoutes (its grpc_web filter would transcode the browsers' calls)`);
+      }
+      const policy = of('BackendTrafficPolicy').find((p) => (p.spec.targetRefs || []).some((t) => t.kind === 'HTTPRoute' && t.name === r.metadata.name));
+      const timeout = policy && policy.spec.timeout && policy.spec.timeout.http && policy.spec.timeout.http.requestTimeout;
+      expect(timeout === '0s', id(r), 'a BackendTrafficPolicy sets timeout.http.requestTimeout 0s (gRPC-Web streams last)');
+    }
+  }
+
+  // Who may talk to the gateway, and whom it may reach.
+  const byBinary = (b) => kahve.filter((k) => k.binary === b).map((k) => ({ ...k.pod, grpc: k.grpcPort }));
+  const [mm] = byBinary('kahve-matchmaking');
+  const [table] = byBinary('kahve-table');
+  const [rating] = byBinary('kahve-rating');
+  const where = `[${overlay}] NetworkPolicy`;
+  const may = (from, to, port) => expect(allowed(policies, from, to, port, 'TCP'), where, `${from.where} may reach ${to.where} port ${port}`);
+  const mayNot = (from, to, port) => expect(!allowed(policies, from, to, port, 'TCP'), where, `${from.where} may NOT reach ${to.where} port ${port}`);
+  const client = { external: true, where: 'a client outside the cluster' };
+  const prometheus = { namespace: 'monitoring', namespaceLabels: { 'kubernetes.io/metadata.name': 'monitoring' },
+    labels: { 'app.kubernetes.io/name': 'prometheus' }, ports: [], where: 'Prometheus' };
+  const stranger = { namespace: ns, namespaceLabels: nsLabels, labels: { app: 'stranger' }, ports: [], where: 'another pod of the namespace' };
+  may(client, gw, gw.http);
+  may(prometheus, gw, gw.metrics);
+  mayNot(client, gw, gw.metrics);
+  mayNot(stranger, gw, gw.metrics);
+  for (const svc of [mm, table, rating].filter(Boolean)) may(gw, svc, svc.grpc);
+  for (const db of dbPods) mayNot(gw, db, 5432);
+  mayNot(gw, client, 443);
 }
 
 (async () => {
