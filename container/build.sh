@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the images kahve:latest (Dockerfile) and kahve-postgres:15
-# (container/postgres.Containerfile), after making the base image when podman lacks it.
+# Builds the images kahve:latest (Dockerfile), kahve-web:latest (container/web.Containerfile: the
+# gRPC-Web gateway and the web client) and kahve-postgres:15 (container/postgres.Containerfile),
+# after making the base image when podman lacks it.
 #
 # Layers are reused between runs; the Dockerfile's build stage is tagged kahve-build:latest so
 # its package layer stays cached. An image a tag named before and no longer names is removed,
@@ -19,11 +20,12 @@ podman=("${kahve_podman[@]}")
 image="${1:-kahve:latest}"
 stage="kahve-build:latest"
 postgres="kahve-postgres:15"
+web="kahve-web:latest"
 
 bash "$here/base-image.sh"
 
 image_id() { "${podman[@]}" image inspect --format '{{.Id}}' "$1" 2>/dev/null || true; }
-tags=("$image" "$stage" "$postgres")
+tags=("$image" "$stage" "$postgres" "$web")
 before=()
 for tag in "${tags[@]}"; do before+=("$(image_id "$tag")"); done
 
@@ -45,6 +47,27 @@ kahve=("${build[@]}" --volume "$cache:/ccache" --build-arg KAHVE_SRC="$root"
 "${kahve[@]}" --target build --tag "$stage" "$root"
 "${kahve[@]}" --tag "$image" "$root"
 "${build[@]}" --tag "$postgres" --file "$root/container/postgres.Containerfile" "$root"
+# The web tier, built on the host with its npm setup and cache (web.Containerfile says why), then
+# what runs staged in .kahve/web-image: the production packages from the committed lock file
+# (the workspaces' manifests beside it) and the built library, gateway and client.
+bash "$root/scripts/web-build.sh" --app
+web_stage="$root/.kahve/web-image"
+rm -rf "$web_stage"
+mkdir -p "$web_stage/clients/typescript" "$web_stage/web/gateway" "$web_stage/web/app" \
+  "$web_stage/examples/node"
+cp "$root/package.json" "$root/package-lock.json" "$web_stage/"
+for workspace in clients/typescript web/gateway examples/node; do
+  cp "$root/$workspace/package.json" "$web_stage/$workspace/"
+done
+(cd "$web_stage" && npm ci --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund \
+  --loglevel=error)
+rm -rf "$web_stage/examples" "$web_stage/node_modules/kahve-example-node"
+cp -a "$root/clients/typescript/dist" "$web_stage/clients/typescript/"
+cp -a "$root/web/gateway/dist" "$web_stage/web/gateway/"
+rm -rf "$web_stage/web/gateway/dist/test"
+cp -a "$root/web/app/dist" "$web_stage/web/app/"
+"${build[@]}" --tag "$web" --file "$root/container/web.Containerfile" \
+  --ignorefile "$root/container/web.containerignore" "$root"
 
 for i in "${!tags[@]}"; do
   if [ -n "${before[$i]}" ] && [ "${before[$i]}" != "$(image_id "${tags[$i]}")" ]; then
@@ -52,4 +75,5 @@ for i in "${!tags[@]}"; do
     "${podman[@]}" rmi "${before[$i]}" >/dev/null 2>&1 || true
   fi
 done
-"${podman[@]}" image ls --filter reference="$image" --filter reference="$postgres"
+"${podman[@]}" image ls --filter reference="$image" --filter reference="$web" \
+  --filter reference="$postgres"

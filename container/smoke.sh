@@ -9,7 +9,10 @@
 #      in the image), and serves /metrics;
 #   4. `kahve demo` in the image plays a game of every ruleset through matchmaking, the table and
 #      the rating service, and checks each player's match history;
-#   5. SIGTERM (podman stop) ends every service cleanly, with exit status 0.
+#   5. the gateway in kahve-web:latest, run the same way, in front of the stack: /healthz, the web
+#      client's index.html, a unary gRPC-Web call with a player's token, an admin method refused,
+#      no guest tokens (web/gateway/src/smoke.ts, in the image);
+#   6. SIGTERM (podman stop) ends every service and the gateway cleanly, with exit status 0.
 # Fails at the first step that does not hold, printing the services' logs. Its containers are
 # removed on exit, the images kept (the next run reuses their layers). Prints each phase's time.
 #
@@ -21,6 +24,7 @@ source "$here/common.sh"
 
 podman=("${kahve_podman[@]}")
 image=kahve:latest
+web_image=kahve-web:latest
 
 # One run at a time per user (trees share the image tags, and the machine its cores): a second
 # run waits here for the first.
@@ -110,6 +114,8 @@ phase "image build"
 for binary in kahve-matchmaking kahve-table kahve-rating kahve; do
   in_image test -x "/usr/local/bin/$binary" || fail "$image has no /usr/local/bin/$binary"
 done
+[ "$("${podman[@]}" image inspect --format '{{.Config.User}}' "$web_image")" = 10001:10001 ] ||
+  fail "$web_image does not run as user 10001"
 
 # --- The stack -----------------------------------------------------------------------------------
 read -r pg_port rating_port rating_metrics table_port table_metrics mm_port mm_metrics \
@@ -175,8 +181,22 @@ in_image kahve demo --matchmaking_target "127.0.0.1:$mm_port" \
   --rating_target "127.0.0.1:$rating_port" || fail "kahve demo"
 phase game
 
+# --- The web tier: the gateway image in front of the stack ----------------------------------------
+read -r web_port web_metrics <<<"$(free_ports 2)"
+# As k8s/base/web.yaml runs it: the image's command and defaults (no guest tokens, no signing key).
+start web --read-only --tmpfs /tmp --cap-drop all --security-opt no-new-privileges "$web_image" \
+  /usr/bin/node /opt/kahve/web/gateway/dist/src/main.js --port "$web_port" \
+  --metrics_port "$web_metrics" --drain_seconds 0 --matchmaking_target "127.0.0.1:$mm_port" \
+  --table_target "127.0.0.1:$table_port" --rating_target "127.0.0.1:$rating_port"
+wait_for web '"msg":"kahve-gateway serving"'
+token="$(in_image kahve token --player smoke-web)" || fail "kahve token"
+"${podman[@]}" run --rm --network host "${kahve_limits[@]}" --read-only --cap-drop all "$web_image" \
+  /usr/bin/node /opt/kahve/web/gateway/dist/src/smoke.js --url "http://127.0.0.1:$web_port" \
+  --token "$token" --page --guest_off || fail "the gateway in $web_image"
+phase web
+
 # --- Shutdown ------------------------------------------------------------------------------------
-for service in matchmaking table rating; do
+for service in web matchmaking table rating; do
   name="$run_id-$service"
   "${podman[@]}" stop --time 30 "$name" >/dev/null || fail "podman stop $service"
   code="$("${podman[@]}" inspect --format '{{.State.ExitCode}}' "$name")"

@@ -2,13 +2,14 @@
 # Installs the Debian 12 packages kahve needs. This is the only place packages are named.
 # Idempotent: packages already present are skipped, so a warm machine pays almost nothing.
 #
-# Usage: install-deps.sh [--build | --runtime | --postgres]
+# Usage: install-deps.sh [--build | --runtime | --postgres | --web-runtime]
 #   (none)      everything: build, test, fuzz, benchmark, k8s/check, the example clients, the web
 #               tier (Node.js and npm; chromium for the browser tests) and the container smoke
 #               test (the README commands and .ci/run)
 #   --build     only what building the four binaries needs (the Dockerfile's build stage)
 #   --runtime   only the shared libraries the four binaries load (the Dockerfile's runtime stage)
 #   --postgres  only PostgreSQL 15 (container/postgres.Containerfile)
+#   --web-runtime  only Node.js, which runs the gateway (container/web.Containerfile)
 set -euo pipefail
 
 # Building kahve-matchmaking, kahve-table, kahve-rating and kahve.
@@ -27,6 +28,8 @@ runtime_packages=(
   libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0 libssl3
 )
 postgres_packages=(postgresql-15)
+# The web tier's image: Node.js runs the gateway (the host builds it).
+web_runtime_packages=(nodejs)
 # Everything else the tests, benchmarks and checks use.
 test_packages=(
   git
@@ -61,8 +64,9 @@ case "${1:-}" in
   --build) packages=("${build_packages[@]}") ;;
   --runtime) packages=("${runtime_packages[@]}") ;;
   --postgres) packages=("${postgres_packages[@]}") ;;
+  --web-runtime) packages=("${web_runtime_packages[@]}") ;;
   *)
-    echo "usage: install-deps.sh [--build | --runtime | --postgres]" >&2
+    echo "usage: install-deps.sh [--build | --runtime | --postgres | --web-runtime]" >&2
     exit 2
     ;;
 esac
