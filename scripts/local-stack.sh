@@ -6,11 +6,13 @@
 # ruleset over gRPC, and a check of the gateway. Then it keeps running, endpoints and the web
 # client's address printed, until Ctrl-C, which stops everything and removes the database.
 #
-# Usage: scripts/local-stack.sh [--exit] [--free-ports] [--one-process] [--build DIR] [--data DIR]
+# Usage: scripts/local-stack.sh [--exit] [--free-ports] [--one-process] [--verbose] [--build DIR]
+#                               [--data DIR]
 #   --exit         stop after the demo (its exit status is the script's)
 #   --free-ports   free ports instead of the defaults (50051-50053, /metrics 9091-9093; the
 #                  gateway 8080, its /metrics 9094)
 #   --one-process  the three services in one process (`kahve serve --all`)
+#   --verbose      the demo's full transcript instead of a line per ruleset and check
 #   --build DIR    the build folder (default build/);  --data DIR  instead of .kahve/stack
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,11 +21,13 @@ exit_after_demo=""
 work="$root/.kahve/stack"
 free_ports=""
 one_process=""
+demo_flags=()
 while [ "$#" -gt 0 ]; do
   case "$1" in
     --exit) exit_after_demo=1 ;;
     --free-ports) free_ports=1 ;;
     --one-process) one_process=1 ;;
+    --verbose) demo_flags+=(--verbose) ;;
     --build) build="$(cd "$2" && pwd)"; shift ;;
     --data) work="$2"; shift ;;
     *) echo "local-stack.sh: unknown argument $1" >&2; exit 2 ;;
@@ -87,7 +91,7 @@ fi
 
 demo_status=0
 "$build/tools/kahve" demo --matchmaking_target "127.0.0.1:$mm_port" \
-  --rating_target "127.0.0.1:$rating_port" || demo_status=$?
+  --rating_target "127.0.0.1:$rating_port" "${demo_flags[@]}" || demo_status=$?
 if [ "$demo_status" -eq 0 ] && [ -n "$web_url" ]; then
   page=()
   [ -f "$root/web/app/dist/index.html" ] && page=(--page)

@@ -5,7 +5,7 @@
 # PostgreSQL, the three services, the gateway with the web client, and a demo in which bot clients
 # play one game of every ruleset over gRPC. It keeps running, endpoints printed, until Ctrl-C; the
 # last line is the web client's address. Arguments go to local-stack.sh (--exit: stop after the
-# demo; --one-process: `kahve serve --all`; --free-ports).
+# demo; --verbose: the demo's full transcript; --one-process: `kahve serve --all`; --free-ports).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 kahve_install_deps

@@ -62,6 +62,17 @@ std::string ResultText(const v1::Result& result, const std::vector<DemoGame>& ga
                       " rounds");
 }
 
+std::string RankingText(const v1::Result& result, const std::vector<DemoGame>& games) {
+  std::vector<v1::Result::SeatResult> seats(result.seats().begin(), result.seats().end());
+  std::stable_sort(seats.begin(), seats.end(),
+                   [](const auto& a, const auto& b) { return a.rank() < b.rank(); });
+  std::vector<std::string> parts;
+  for (const v1::Result::SeatResult& seat : seats) {
+    parts.push_back(absl::StrCat(PlayerAt(seat.seat(), games), " ", seat.rank()));
+  }
+  return absl::StrJoin(parts, ", ");
+}
+
 std::string RatingText(const v1::Rating& rating) {
   return absl::StrFormat("%s: display %.2f (mu %.2f, sigma %.2f), %d game(s)%s", rating.player_id(),
                          rating.display(), rating.mu(), rating.sigma(), rating.games(),

@@ -16,6 +16,8 @@ namespace kahve::tools {
 std::vector<std::string> UpdateLines(const v1::TableUpdate& update);
 // Seats by rank with their players (from `games`), scores and the ending.
 std::string ResultText(const v1::Result& result, const std::vector<DemoGame>& games);
+// The players in rank order, for the summary: "ana 1, bora 2, cem 2".
+std::string RankingText(const v1::Result& result, const std::vector<DemoGame>& games);
 std::string RatingText(const v1::Rating& rating);
 // One match of a player's history: when, the ruleset, the player's rank and rating change.
 std::string HistoryLine(const v1::MatchRecord& record, const std::string& player_id);

@@ -68,8 +68,13 @@ absl::StatusOr<v1::Assignment> Queue(const DemoClient& client, const DemoPlayerI
 class SeatClient {
  public:
   SeatClient(const DemoClient& client, const DemoPlayerIdentity& player, DemoGame& game,
-             absl::Mutex& print_mu, uint64_t seed)
-      : client_(client), player_(player), game_(game), print_mu_(print_mu), rng_(seed) {}
+             absl::Mutex& print_mu, uint64_t seed, bool transcript)
+      : client_(client),
+        player_(player),
+        game_(game),
+        print_mu_(print_mu),
+        rng_(seed),
+        transcript_(transcript) {}
 
   // Connects with the seat token and plays until the stream shows the game over.
   absl::Status Play() {
@@ -81,7 +86,7 @@ class SeatClient {
     connect.set_seat_token(assignment.seat_token());
     auto context = player_.Call(kGameWait);
     auto stream = table_->Connect(context.get(), connect);
-    const bool printing = assignment.seat() == 0;
+    const bool printing = transcript_ && assignment.seat() == 0;
     if (printing) {
       Print({absl::StrCat("== ", std::string(client_.ruleset), ": table ", assignment.table_id(),
                           " at ", assignment.table_endpoint(), " as seat 0 (", player_.id,
@@ -189,6 +194,7 @@ class SeatClient {
   DemoGame& game_;
   absl::Mutex& print_mu_;
   engine::Rng rng_;
+  const bool transcript_;
   std::unique_ptr<v1::TableService::Stub> table_;
 };
 
@@ -203,7 +209,7 @@ std::unique_ptr<grpc::ClientContext> DemoPlayerIdentity::Call(std::chrono::secon
 
 DemoGame PlayAsClient(const DemoClient& client, const DemoPlayerIdentity& player,
                       v1::MatchmakingService::Stub& matchmaking, absl::Mutex& print_mu,
-                      uint64_t seed) {
+                      uint64_t seed, bool transcript) {
   DemoGame game;
   game.player_id = player.id;
   auto assignment = Queue(client, player, matchmaking);
@@ -212,7 +218,7 @@ DemoGame PlayAsClient(const DemoClient& client, const DemoPlayerIdentity& player
     return game;
   }
   game.assignment = *std::move(assignment);
-  game.status = SeatClient(client, player, game, print_mu, seed).Play();
+  game.status = SeatClient(client, player, game, print_mu, seed, transcript).Play();
   return game;
 }
 

@@ -2,8 +2,8 @@
 #define KAHVE_TOOLS_KAHVE_DEMO_PLAYER_H_
 
 // One bot client of `kahve demo`: queues, waits for its assignment, connects to its table and
-// plays its seat to the end over gRPC, as a third-party client would. The client of seat 0 prints
-// its stream as it arrives.
+// plays its seat to the end over gRPC, as a third-party client would. With `transcript`, the
+// client of seat 0 prints its stream as it arrives.
 
 #include <chrono>
 #include <cstdint>
@@ -43,7 +43,7 @@ struct DemoGame {
 // Plays one seat from queue to game over. `print_mu` guards stdout; `seed` drives its choices.
 DemoGame PlayAsClient(const DemoClient& client, const DemoPlayerIdentity& player,
                       v1::MatchmakingService::Stub& matchmaking, absl::Mutex& print_mu,
-                      uint64_t seed);
+                      uint64_t seed, bool transcript);
 
 // The clients were seated at one table, on different seats, each seat a human, and saw one result.
 absl::Status CheckSameGame(const std::vector<DemoGame>& games);

@@ -58,7 +58,7 @@ std::string MoveText(const v1::MexicanTrainMove& move) {
 }  // namespace
 
 absl::Status PlayPractice(const std::string& table_endpoint, const v1::GameSettings& settings,
-                          const DemoPlayerIdentity& player) {
+                          const DemoPlayerIdentity& player, bool transcript) {
   auto table = v1::TableService::NewStub(
       PlayerChannel(table_endpoint));
   v1::CreatePracticeTableRequest create;
@@ -66,8 +66,10 @@ absl::Status PlayPractice(const std::string& table_endpoint, const v1::GameSetti
   v1::CreatePracticeTableResponse practice;
   grpc::Status status = table->CreatePracticeTable(player.Call().get(), create, &practice);
   if (!status.ok()) return Failed("CreatePracticeTable", status);
-  std::printf("== practice: %s opens table %s against bots (seat %d, never rated)\n",
-              player.id.c_str(), practice.table_id().c_str(), practice.seat());
+  if (transcript) {
+    std::printf("== practice: %s opens table %s against bots (seat %d, never rated)\n",
+                player.id.c_str(), practice.table_id().c_str(), practice.seat());
+  }
 
   // The player follows the hints until a move of theirs hands the turn to the bots (a first turn
   // may lay several tiles); that last decision is the one undone and redone below.
@@ -94,10 +96,12 @@ absl::Status PlayPractice(const std::string& table_endpoint, const v1::GameSetti
     after = AwaitTurn(*table, player, practice);
     if (!after.ok()) return after.status();
     moves = static_cast<int>(after->seq() - before->seq());
-    std::printf(
-        "   hints: %d legal move(s), suggested: %s; played it, %d move(s) until the "
-        "player's turn again\n",
-        train.legal_size(), MoveText(train.suggested()).c_str(), moves);
+    if (transcript) {
+      std::printf(
+          "   hints: %d legal move(s), suggested: %s; played it, %d move(s) until the "
+          "player's turn again\n",
+          train.legal_size(), MoveText(train.suggested()).c_str(), moves);
+    }
   }
 
   v1::PracticeRequest request;
@@ -114,15 +118,17 @@ absl::Status PlayPractice(const std::string& table_endpoint, const v1::GameSetti
   if (!google::protobuf::util::MessageDifferencer::Equals(redone.view(), after->view())) {
     return absl::InternalError("after Redo the view differs from the one after the move");
   }
-  std::printf(
-      "   undo took those %d move(s) back and redo played them again: the views before "
-      "and after check out\n",
-      moves);
+  if (transcript) {
+    std::printf(
+        "   undo took those %d move(s) back and redo played them again: the views before "
+        "and after check out\n",
+        moves);
+  }
   status = table->Pause(player.Call().get(), request, &paused);
   if (!status.ok() || !paused.practice().paused()) return Failed("Pause", status);
   status = table->Resume(player.Call().get(), request, &resumed);
   if (!status.ok() || resumed.practice().paused()) return Failed("Resume", status);
-  std::printf("   paused and resumed\n");
+  if (transcript) std::printf("   paused and resumed\n");
 
   v1::ResignRequest resign;
   resign.set_table_id(practice.table_id());
@@ -130,8 +136,15 @@ absl::Status PlayPractice(const std::string& table_endpoint, const v1::GameSetti
   v1::ResignResponse resigned;
   status = table->Resign(player.Call().get(), resign, &resigned);
   if (!status.ok()) return Failed("Resign", status);
-  std::printf("   resigned: the practice table closed at once (TableClosed, seq %llu)\n",
-              static_cast<unsigned long long>(resigned.seq()));
+  if (transcript) {
+    std::printf("   resigned: the practice table closed at once (TableClosed, seq %llu)\n",
+                static_cast<unsigned long long>(resigned.seq()));
+  } else {
+    std::printf(
+        "== practice: %s's table %s against bots: hinted move played, undo and redo restore its "
+        "views, pause and resume, resign closes the table\n",
+        player.id.c_str(), practice.table_id().c_str());
+  }
   std::fflush(stdout);
   return absl::OkStatus();
 }

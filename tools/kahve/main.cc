@@ -82,12 +82,13 @@ const std::vector<Command>& Commands() {
         "via_matchmaking", "matchmaking_target",
         "jwt_hs256_secret", "jwt_issuer", "jwt_audience"}},
       {"demo",
-       "  demo [--matchmaking_target H:P] [--rating_target H:P] [--rulesets all|ID,...]\n"
+       "  demo [--matchmaking_target H:P] [--rating_target H:P] [--rulesets all|ID,...] [--verbose]\n"
        "      bot clients queue, get matched and play one game of every ruleset over gRPC; prints\n"
-       "      seat 0's stream, the result, ratings and histories; non-zero exit on any failure\n",
+       "      a line per ruleset and check (--verbose: seat 0's stream, the result, ratings and\n"
+       "      histories); non-zero exit on any failure\n",
        &kahve::tools::DemoCommand,
-       {"matchmaking_target", "rating_target", "rulesets", "jwt_hs256_secret", "jwt_issuer",
-        "jwt_audience"}},
+       {"matchmaking_target", "rating_target", "rulesets", "verbose", "jwt_hs256_secret",
+        "jwt_issuer", "jwt_audience"}},
       {"serve",
        "  serve --all | SERVICE... [--port -1|0] [--metrics_port -1|0]\n"
        "      runs kahve-rating, kahve-table and kahve-matchmaking (or the ones named) in one\n"
