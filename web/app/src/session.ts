@@ -73,7 +73,11 @@ export class TableSession {
   /** Every update received, as the page saw it (for the tests' checks on hidden information). */
   readonly received: TableUpdate[] = [];
 
-  constructor(private readonly clients: Clients, readonly ref: SeatRef) {
+  /**
+   * humanSeats: the seats whose players' decisions count as undoable (pass and play holds
+   * several; undo takes back the table's last human decision, whoever made it).
+   */
+  constructor(private readonly clients: Clients, readonly ref: SeatRef, private readonly humanSeats: readonly number[] = [ref.seat]) {
     this.seat = clients.seat(ref);
   }
 
@@ -181,7 +185,7 @@ export class TableSession {
       if (mv.seat === this.ref.seat && mv.byBot && (mv.botReason === "away" || mv.botReason === "timeout")) s.botMovesWhileAway++;
       // The stream carries practice state only with pauses, undos and redos; each decision of the
       // player's is one more to undo and forgets what could be redone (docs/practice.md).
-      if (s.practice && mv.seat === this.ref.seat && !mv.byBot) {
+      if (s.practice && this.humanSeats.includes(mv.seat) && !mv.byBot) {
         s.practice = { ...s.practice, undoable: s.practice.undoable + 1, redoable: 0 };
       }
       const drew = findDrawn(mv.events, this.ref.seat);

@@ -6,7 +6,6 @@ import {
   Code, ConnectError, CurrentPartySchema, TicketUpdate_State, type Clients, type Party, type TicketUpdate,
 } from "../api";
 import { getToken, guestToken, playerId, setToken } from "../auth";
-import { flags } from "../flags";
 import { RULESETS, defaults, gameSettings, rulesetById, wantsTeams, type RulesetInfo } from "../rulesets";
 import { heldTables, holdSeats } from "../seats_store";
 import { explainError } from "../session";
@@ -92,15 +91,19 @@ export function openLobby(root: HTMLElement, clients: Clients, go: (hash: string
       h("option", { value: String(v), selected: v === botDelay }, String(l))));
     speed.addEventListener("change", () => { botDelay = Number(speed.value); save(); });
     const practice = button(`Practice ${info.name} against bots`, () => void startPractice(1), { class: "primary", disabled: !signedIn });
-    const queue = button(party ? `Find a game for the party` : `Find a ${info.name} game`, () => void enqueue(), { disabled: !signedIn || !!ticket });
+    const queue = button(party ? `Find a game for the party` : `Find ${/^[AEIOU]/.test(info.name) ? "an" : "a"} ${info.name} game`, () => void enqueue(), { disabled: !signedIn || !!ticket });
     const partyBox = renderParty(signedIn);
+    // Pass and play: several people at this device, each at a seat of their own, bots at the rest.
     let pnp: HTMLElement | null = null;
-    if (flags.passAndPlay) {
-      const count = h("select", { "aria-label": "Players at this device" }, ...[2, 3, 4].filter((n) => n <= info.seats(values)).map((n) =>
+    const most = Math.min(4, info.seats(values));
+    if (most >= 2) {
+      humans = Math.min(Math.max(humans, 2), most);
+      const count = h("select", { "aria-label": "Players at this device" }, ...[2, 3, 4].filter((n) => n <= most).map((n) =>
         h("option", { value: String(n), selected: n === humans }, `${n} players`)));
       count.addEventListener("change", () => { humans = Number(count.value); });
-      pnp = h("div", { class: "pnp" }, h("h3", {}, "Pass and play"), h("p", { class: "muted" }, "One device, several players; bots take the other seats."),
-        count, " ", button("Start pass and play", () => void startPractice(humans), { disabled: !signedIn }));
+      pnp = h("div", { class: "pnp" }, h("h3", {}, "Pass and play"),
+        h("p", { class: "muted" }, "One device handed round: each player sees only their own hand, bots take the other seats. Unrated."),
+        h("div", { class: "row" }, count, button("Start pass and play", () => void startPractice(humans), { disabled: !signedIn })));
     }
     const recent = heldTables().slice(0, 5);
     const back = recent.length ? h("details", { class: "recent" }, h("summary", {}, "Your recent tables"),
@@ -139,16 +142,16 @@ export function openLobby(root: HTMLElement, clients: Clients, go: (hash: string
     localStorage.setItem(CHOICE_KEY, JSON.stringify({ ruleset: info.id, values, botKind, botDelay }));
   };
 
-  const startPractice = async (humanSeats: number) => {
+  /** A practice table; with players > 1 the caller also plays seats 1.. (pass and play). */
+  const startPractice = async (players: number) => {
     say("Opening a practice table…");
     try {
       const r = await clients.table().createPracticeTable({
         settings: gameSettings(info, values), seat: 0, botKind, options: { botDelayMs: botDelay },
         requestId: `practice-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
-        ...(humanSeats > 1 ? { humanSeats: Array.from({ length: humanSeats }, (_, i) => i) } : {}),
-      } as Parameters<ReturnType<typeof clients.table>["createPracticeTable"]>[0]);
-      const extra = (r as unknown as { seats?: { seat: number; seatToken: string }[] }).seats ?? [];
-      const seats = humanSeats > 1 && extra.length ? extra : [{ seat: r.seat, seatToken: r.seatToken }];
+        moreSeats: Array.from({ length: players - 1 }, (_, i) => i + 1),
+      });
+      const seats = r.seats.length ? r.seats : [{ seat: r.seat, seatToken: r.seatToken }];
       holdSeats(seats.map((s) => ({ tableId: r.tableId, seat: s.seat, seatToken: s.seatToken, ruleset: info.id, practice: true, matchId: "", passAndPlay: seats.length > 1 })));
       go(`#/table/${r.tableId}`);
     } catch (e) {

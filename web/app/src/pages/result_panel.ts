@@ -26,8 +26,12 @@ export function renderResult(root: HTMLElement, clients: Clients, session: Table
     const rows = [...(s.result?.seats ?? [])].sort((a, b) => a.rank - b.rank).map((r) =>
       h("tr", { class: r.seat === held.seat ? "is-me" : "" }, h("td", {}, String(r.rank)), h("td", {}, names[r.seat] ?? `Seat ${r.seat + 1}`), h("td", {}, fmt(r.score))));
     const mine = s.result?.seats.find((r) => r.seat === held.seat);
+    // Pass and play: several people share "you"; name the winner instead.
+    const first = s.result?.seats.find((r) => r.rank === 1);
+    const title = held.passAndPlay ? (first ? `${names[first.seat] ?? `Seat ${first.seat + 1}`} won!` : "Game over")
+      : mine ? (mine.rank === 1 ? "You won!" : `You finished ${ordinal(mine.rank)}`) : "Game over";
     content = h("div", {},
-      h("h2", {}, mine ? (mine.rank === 1 ? "You won!" : `You finished ${ordinal(mine.rank)}`) : "Game over"),
+      h("h2", {}, title),
       h("table", { class: "result-table", "aria-label": "Result" },
         h("thead", {}, h("tr", {}, h("th", {}, "Rank"), h("th", {}, "Seat"), h("th", {}, "Score"))), h("tbody", {}, ...rows)),
       s.result?.ending ? h("p", { class: "muted" }, `Ending: ${s.result.ending.replace(/_/g, " ")}`) : null);

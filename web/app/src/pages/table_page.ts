@@ -1,11 +1,14 @@
 // The table screen: the seat's board, whose turn it is and the turn clock, the connection (and
 // what a bot did for the seat while it was away), the preview-and-confirm of moves the seeds ask
 // to confirm, hints, practice pause/undo/redo, the log, and at the end the result, the rating
-// change and the fair-deal check. Pass-and-play tables hold several seats: between turns a
-// hand-over screen hides every hand until the next player says they are at the device.
-import { type Clients, type Hints, type View } from "../api";
+// change and the fair-deal check. Pass-and-play tables hold several seats: the page follows the
+// table as a spectator (public information only) and opens a seat's own stream only after its
+// player has taken the device and said so on the hand-over screen; it closes it at the next
+// hand-over, so the page then holds no hand at all (docs/practice.md, Pass and play).
+import { type Clients, type Hints, type Seat, type View } from "../api";
 import { playerId } from "../auth";
 import type { Board, Intent } from "../board/types";
+import { die } from "../board/dice_board";
 import { describeEvent } from "../describe";
 import { rulesetById, type RulesetInfo } from "../rulesets";
 import type { HeldSeat } from "../seats_store";
@@ -25,8 +28,17 @@ export function openTablePage(root: HTMLElement, clients: Clients, held: HeldSea
 }
 
 class TablePage {
-  readonly sessions: TableSession[];
+  /** The streams open now (the tests read what they received). */
+  readonly sessions: TableSession[] = [];
+  /** The session the screen follows: the seat's own, or at a pass-and-play hand-over the spectator's. */
   private active: TableSession;
+  /** Pass and play: the table as a spectator sees it (whose turn, the log, deal ends, the result). */
+  private readonly watcher: TableSession | null = null;
+  /** Pass and play: the stream of the seat whose player holds the device, if any. */
+  private shown: TableSession | null = null;
+  /** Pass and play: a held seat's token for the table's own calls (pause, undo, leave). */
+  private readonly control: Seat | null = null;
+  private readonly humans: number[];
   private readonly info: RulesetInfo;
   private board: Board | null = null;
   private readonly boardEl = h("div", { class: "board-host" });
@@ -47,24 +59,25 @@ class TablePage {
   private hintsSeq = -1n;
   private busy = false;
   private error = "";
-  /** Pass-and-play: the seat whose hand may be on screen now; -1 while the hand-over screen is up. */
-  private shownSeat = -1;
   private resultShown = false;
   private timer = 0;
   private lastAnnounced = -1n;
 
   constructor(root: HTMLElement, private readonly clients: Clients, private readonly held: HeldSeat[]) {
     this.info = rulesetById(held[0]!.ruleset)!;
-    this.sessions = held.map((s) => new TableSession(clients, { tableId: s.tableId, seatToken: s.seatToken, seat: s.seat }));
-    this.active = this.sessions[0]!;
-    if (held.length === 1) this.shownSeat = held[0]!.seat;
+    this.humans = held.map((s) => s.seat);
+    const first = held[0]!;
+    if (held.length > 1) {
+      this.watcher = new TableSession(clients, { tableId: first.tableId, seatToken: "", seat: -1 }, this.humans);
+      this.control = clients.seat({ tableId: first.tableId, seatToken: first.seatToken, seat: first.seat });
+      this.active = this.watcher;
+    } else {
+      this.active = new TableSession(clients, { tableId: first.tableId, seatToken: first.seatToken, seat: first.seat }, this.humans);
+    }
     fill(root, h("div", { class: `table-page ruleset-${this.info.id}` },
       this.headEl, this.bannerEl, this.handoverEl, this.boardEl, this.confirmEl, this.summaryEl, this.toolsEl, this.resultEl,
       h("details", { class: "log-box" }, h("summary", {}, "Table log"), this.logEl), this.announceEl));
-    for (const s of this.sessions) {
-      s.onChange(() => this.render());
-      s.start();
-    }
+    this.follow(this.active);
     this.timer = window.setInterval(() => this.renderHead(), 1000);
     this.render();
   }
@@ -93,35 +106,68 @@ class TablePage {
     });
   }
 
-  /** Pass-and-play: switch to the held seat that must act, behind the hand-over screen. */
+  private follow(session: TableSession): void {
+    this.sessions.push(session);
+    session.onChange(() => this.render());
+    session.start();
+  }
+
+  /** Pass and play: the held seat the table waits for, or -1 (bots to play, or the game over). */
+  private nextHeldSeat(): number {
+    const t = this.watcher?.state;
+    if (!t?.view || t.over) return -1;
+    return t.view.toAct.find((seat) => this.humans.includes(seat)) ?? -1;
+  }
+
+  /** Pass and play: the player at the device said who they are; open their seat's own stream. */
+  private showSeat(seat: number): void {
+    const held = this.held.find((x) => x.seat === seat);
+    if (!held || this.shown) return;
+    this.shown = new TableSession(this.clients, { tableId: held.tableId, seatToken: held.seatToken, seat }, this.humans);
+    this.active = this.shown;
+    this.follow(this.shown);
+    this.render();
+  }
+
+  /** Pass and play: the hand-over. The seat's stream closes and all it held is dropped. */
+  private closeShown(): void {
+    if (!this.shown || !this.watcher) return;
+    this.shown.stop();
+    this.sessions.splice(this.sessions.indexOf(this.shown), 1);
+    this.shown = null;
+    this.active = this.watcher;
+    this.pending = null;
+    this.hints = null;
+    this.board?.destroy();
+    this.board = null;
+    this.boardEl.replaceChildren();
+  }
+
+  /** Pass and play: another held seat's turn, or the game's end, ends the shown player's time. */
   private pickActive(): void {
-    if (this.sessions.length < 2) return;
-    const toAct = this.sessions.find((s) => s.state.view && s.state.view.toAct.includes(s.ref.seat) && s.state.legal.length > 0);
-    if (toAct && toAct !== this.active) {
-      this.active = toAct;
-      this.shownSeat = -1;
-      this.pending = null;
-      this.hints = null;
-    } else if (toAct === this.active && this.shownSeat !== this.active.ref.seat && this.shownSeat !== -1) {
-      this.shownSeat = -1;
-    }
+    if (!this.watcher || !this.shown) return;
+    const next = this.nextHeldSeat();
+    if ((next >= 0 && next !== this.shown.ref.seat) || this.watcher.state.over) this.closeShown();
+  }
+
+  /** The table's own state: the spectator's at a pass-and-play table (it sees every move). */
+  private get table(): TableSession {
+    return this.watcher ?? this.active;
   }
 
   private render(): void {
     this.pickActive();
     const s = this.active.state;
     // The seq the screen shows, for tests to wait on.
-    this.headEl.dataset.seq = String(s.seq);
-    this.headEl.dataset.canAct = String(this.canAct() && !(this.sessions.length > 1 && this.shownSeat !== this.active.ref.seat));
+    this.headEl.dataset.seq = String(this.table.state.seq);
+    this.headEl.dataset.canAct = String(this.canAct());
     this.renderHead();
     this.renderBanners();
-    const hidden = this.sessions.length > 1 && this.shownSeat !== this.active.ref.seat && !s.over;
+    const hidden = !!this.watcher && !this.shown && !this.watcher.state.over;
     this.renderHandover(hidden);
-    if (hidden) {
-      // Nothing of any hand stays in the page while the device changes hands.
-      this.board?.destroy();
-      this.board = null;
-      this.boardEl.replaceChildren();
+    if (this.watcher && !this.shown) {
+      // No seat's stream is open: there is no hand to draw. At the end the public reveal shows.
+      this.boardEl.replaceChildren(...(this.watcher.state.over ? [this.lastReveal()].filter((x) => x !== null) : []));
     } else if (s.view) {
       if (!this.board) this.board = this.info.board(this.boardEl, (i) => void this.onIntent(i));
       if (this.hints && this.hintsSeq !== s.seq) this.hints = null;
@@ -133,22 +179,23 @@ class TablePage {
     this.renderConfirm();
     this.renderTools();
     this.renderLog();
-    if (s.over && !this.resultShown && (s.result || s.closed)) {
+    const t = this.table.state;
+    if (t.over && !this.resultShown && (t.result || t.closed)) {
       this.resultShown = true;
-      renderResult(this.resultEl, this.clients, this.active, this.held[0]!, this.seatNames(s.view));
+      renderResult(this.resultEl, this.clients, this.table, this.held[0]!, this.seatNames(t.view));
     }
   }
 
   /** The newest deal's end, until the player moves on (a later deal's end replaces it). */
   private renderSummary(): void {
-    const log = this.active.state.log;
+    const log = this.table.state.log;
     for (let i = log.length - 1; i >= 0; i--) {
       const line = log[i]!;
       const ev = dealEnd(line.events);
       if (!ev) continue;
       if (line.seq <= this.summarySeq && this.summaryEl.childElementCount === 0) return;
       if (line.seq === this.summarySeq) return;
-      const el = dealSummary(ev, this.seatNames(this.active.state.view), "", () => {
+      const el = dealSummary(ev, this.seatNames(this.table.state.view), "", () => {
         this.summaryEl.replaceChildren();
         this.render();
       }, line.events);
@@ -171,7 +218,7 @@ class TablePage {
     let turn = "";
     if (s.closed) turn = "The table closed";
     else if (s.over) turn = "Game over";
-    else if (toAct.includes(this.active.ref.seat)) turn = this.sessions.length > 1 ? `${names[this.active.ref.seat]} to play` : "Your turn";
+    else if (toAct.includes(this.active.ref.seat)) turn = this.watcher ? `${names[this.active.ref.seat]} to play` : "Your turn";
     else if (toAct.length) turn = `${toAct.map((x) => names[x]).join(", ")} to play`;
     let clock: HTMLElement | null = null;
     const deadline = toAct.map((x) => s.deadlines.get(x)).find((d) => d !== undefined);
@@ -183,7 +230,7 @@ class TablePage {
       : h("span", { class: `conn conn--${s.connection}` }, s.connection === "reconnecting" ? "Reconnecting…" : s.connection === "connecting" ? "Connecting…" : s.connection === "failed" ? `Cannot connect: ${s.error}` : "");
     fill(this.headEl,
       h("h1", {}, this.info.name, s.practice ? h("span", { class: "badge" }, "practice") : null,
-        this.sessions.length > 1 ? h("span", { class: "badge" }, "pass and play") : null),
+        this.watcher ? h("span", { class: "badge" }, "pass and play") : null),
       h("p", { class: `turn${toAct.includes(this.active.ref.seat) && !s.over ? " is-mine" : ""}`, role: "status" }, turn),
       clock, conn);
   }
@@ -205,12 +252,31 @@ class TablePage {
   private renderHandover(hidden: boolean): void {
     this.handoverEl.hidden = !hidden;
     if (!hidden) return;
-    const seat = this.active.ref.seat;
-    const ready = this.active.state.legal.length > 0;
+    const seat = this.nextHeldSeat();
+    const ready = seat >= 0;
+    const show = ready ? button(`I am Player ${seat + 1}: show my ${this.info.id === "liars_dice" ? "dice" : "tiles"}`, () => this.showSeat(seat), { class: "primary big" }) : null;
     fill(this.handoverEl,
       h("h2", {}, ready ? `Pass the device to Player ${seat + 1}` : "Waiting for the bots…"),
       h("p", {}, "Every hand is hidden. Only the player whose turn it is should look."),
-      ready ? button(`I am Player ${seat + 1}: show my tiles`, () => { this.shownSeat = seat; this.render(); }, { class: "primary big" }) : null);
+      this.lastReveal(), show);
+    // Keyboard players: Enter shows the hand (the board the focus was in is gone).
+    if (show && !this.confirmEl.contains(document.activeElement)) show.focus();
+  }
+
+  /**
+   * Liar's dice: the dice every cup showed at the last challenge (public: the round's end), so the
+   * players see them between turns as at a real table. The okey and domino deals' ends are in the
+   * deal summary, which stays up.
+   */
+  private lastReveal(): HTMLElement | null {
+    const v = this.table.state.view?.ruleset;
+    if (v?.case !== "liarsDice" || !v.value.lastReveal?.dice.length) return null;
+    const r = v.value.lastReveal;
+    const names = this.seatNames(this.table.state.view);
+    return h("section", { class: "handover-reveal", "data-public": "reveal", "aria-label": "Dice shown at the last challenge" },
+      h("h3", {}, `Last challenge: ${r.counted} counted, the bid ${r.bidStood ? "stood" : "failed"}`),
+      h("ul", {}, ...r.dice.map((d, seat) => d.dice.length ? h("li", {}, h("span", { class: "seat__name" }, names[seat] ?? `Seat ${seat + 1}`), " ",
+        ...d.dice.map((f) => die(f, undefined, "die--small"))) : null)));
   }
 
   private renderConfirm(): void {
@@ -226,7 +292,7 @@ class TablePage {
   }
 
   private renderTools(): void {
-    const s = this.active.state;
+    const s = this.table.state;
     const out: HTMLElement[] = [];
     const live = !s.over && !!s.view;
     if (live && s.practice) {
@@ -235,7 +301,7 @@ class TablePage {
       out.push(button(`Undo${p.undoable ? ` (${p.undoable})` : ""}`, () => void this.practice("undo"), { disabled: p.undoable === 0 || this.busy }));
       out.push(button(`Redo${p.redoable ? ` (${p.redoable})` : ""}`, () => void this.practice("redo"), { disabled: p.redoable === 0 || this.busy }));
     }
-    if (live && this.hasHints() && this.shownSeat === this.active.ref.seat) {
+    if (live && this.hasHints() && (!this.watcher || this.shown)) {
       out.push(button(this.hints ? "Hide hints" : "Hints", () => void this.toggleHints()));
     }
     if (live) out.push(button(s.practice ? "Leave (close the table)" : "Resign", () => void this.resign(), { class: "danger" }));
@@ -272,8 +338,9 @@ class TablePage {
     return h("div");
   }
 
+  /** The log; at a pass-and-play table the spectator's (public lines only, never "You drew R5"). */
   private renderLog(): void {
-    const s = this.active.state;
+    const s = this.table.state;
     const names = this.seatNames(s.view);
     const name = (seat: number) => names[seat] ?? `Seat ${seat + 1}`;
     const lines = s.log.slice(-40).map((l) => {
@@ -334,7 +401,9 @@ class TablePage {
     this.busy = true;
     this.pending = null;
     try {
-      await this.active.practice(action);
+      const seq = this.table.state.seq;
+      if (this.control) await this.control.practice(action, seq >= 0n ? seq : undefined);
+      else await this.active.practice(action);
     } catch (e) {
       this.error = `${action}: ${explainError(e)}`;
     } finally {
@@ -360,10 +429,12 @@ class TablePage {
   }
 
   private async resign(): Promise<void> {
-    const practice = !!this.active.state.practice;
+    const practice = !!this.table.state.practice;
     if (!window.confirm(practice ? "Close this practice table?" : "Resign? A bot plays your seat to the end and you are rated last.")) return;
     try {
-      await this.active.resign();
+      // At a pass-and-play table a resignation from any seat closes it.
+      if (this.control) await this.control.resign();
+      else await this.active.resign();
     } catch (e) {
       this.error = `Resign: ${explainError(e)}`;
       this.render();
