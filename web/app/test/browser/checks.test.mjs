@@ -37,7 +37,7 @@ async function openPractice(ruleset, settings) {
 }
 
 describe("checks", { concurrency: true }, () => {
-  test("okey51 played by keyboard only: draw, confirm, pick a tile with the arrows, discard", { timeout: 120000 }, async (t) => {
+  test("okey51 played by keyboard only: draw, confirm, pick a tile with the arrows, discard", { timeout: 300000 }, async (t) => {
     const { page, table } = await openPractice("okey51", {});
     for (let turn = 0; turn < 2; turn++) {
       await table.waitForTurn();
@@ -72,7 +72,7 @@ describe("checks", { concurrency: true }, () => {
     assert.deepEqual(page.errors, []);
   });
 
-  test("Liar's dice by keyboard: a face, the quantity, the bid", { timeout: 60000 }, async (t) => {
+  test("Liar's dice by keyboard: a face, the quantity, the bid", { timeout: 300000 }, async (t) => {
     const { page, table } = await openPractice("liars_dice", { Players: 3 });
     await table.waitForTurn();
     await page.locator("body").focus();
@@ -89,7 +89,7 @@ describe("checks", { concurrency: true }, () => {
     assert.deepEqual(page.errors, []);
   });
 
-  test("practice: hints, pause, undo, redo, and leaving closes the table", { timeout: 90000 }, async (t) => {
+  test("practice: hints, pause, undo, redo, and leaving closes the table", { timeout: 300000 }, async (t) => {
     const { page, table } = await openPractice("okey51", { Hints: true });
     await table.waitForTurn();
     const rack = page.getByRole("group", { name: "Your rack" }).locator(".tile");
@@ -120,7 +120,7 @@ describe("checks", { concurrency: true }, () => {
     assert.deepEqual(page.errors, []);
   });
 
-  test("okey51: the opening is grouped, previewed by a dry run with its sum, and laid", { timeout: 120000 }, async (t) => {
+  test("okey51: the opening is grouped, previewed by a dry run with its sum, and laid", { timeout: 300000 }, async (t) => {
     const page = await newPage(env);
     const lobby = new LobbyPage(page);
     await lobby.open(env.stack.url);
@@ -177,7 +177,7 @@ describe("checks", { concurrency: true }, () => {
     assert.deepEqual(page.errors, []);
   });
 
-  test("the fair-deal check turns red on a tampered replay", { timeout: 120000 }, async (t) => {
+  test("the fair-deal check turns red on a tampered replay", { timeout: 300000 }, async (t) => {
     const { page, table } = await openPractice("liars_dice", { Players: 2, "Dice each": 1 });
     while (await table.waitForTurn()) await playOneMove(table, "liars_dice");
     const verdict = page.getByRole("region", { name: "Fair-deal check" }).getByRole("status");

@@ -68,7 +68,7 @@ export class TablePage {
     await this.page.waitForFunction(() => {
       const b = [...document.querySelectorAll(".confirm button")].find((x) => x.textContent.startsWith("Confirm: "));
       return b && !b.disabled && !document.querySelector(".confirm .muted");
-    }, null, { timeout: 10000 });
+    }, null, { timeout: 60000 });
     await button.click();
   }
 
@@ -166,7 +166,7 @@ export async function playToEnd(table, ruleset, { maxMoves = 2000 } = {}) {
     await table.page.waitForFunction((b) => {
       const now = document.querySelector(".table-head")?.getAttribute("data-seq");
       return now !== b || document.querySelector(".banner--bad") || document.querySelector(".result");
-    }, before, { timeout: 30000 });
+    }, before, { timeout: 60000 });
     const err = table.page.locator(".banner--bad");
     if ((await err.count()) > 0) throw new Error(`refused: ${await err.innerText()}`);
   }

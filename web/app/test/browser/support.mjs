@@ -30,6 +30,9 @@ export async function teardown(env) {
 /** A fresh browser context (its own storage: its own player) and a page that fails the test on errors. */
 export async function newPage(env, { width = 1280, height = 900 } = {}) {
   const context = await env.browser.newContext({ viewport: { width, height } });
+  // ctest runs the browser files beside each other and the C++ tests: on two busy cores a page
+  // load or a click can take far longer than Playwright's 30 s default.
+  context.setDefaultTimeout(90000);
   const page = await context.newPage();
   page.errors = [];
   page.on("pageerror", (e) => page.errors.push(e.message));
