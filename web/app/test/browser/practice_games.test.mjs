@@ -20,7 +20,7 @@ after(async () => { await teardown(env); });
 
 describe("a practice game of every ruleset, played by clicking", { concurrency: true }, () => {
   for (const game of GAMES) {
-    test(game.ruleset, { timeout: 240000 }, async (t) => {
+    test(game.ruleset, { timeout: 420000 }, async (t) => {
       const page = await newPage(env);
       const lobby = new LobbyPage(page);
       await lobby.open(env.stack.url);
@@ -32,7 +32,7 @@ describe("a practice game of every ruleset, played by clicking", { concurrency: 
       await screenshot(page, `table-${game.ruleset}`);
       const moves = await playToEnd(table, game.ruleset);
       await table.result().waitFor();
-      await page.getByText("Verified: the deal is the one committed to at the start.").waitFor({ timeout: 15000 });
+      await page.getByText("Verified: the deal is the one committed to at the start.").waitFor({ timeout: 60000 });
       await screenshot(page, `result-${game.ruleset}`);
       const lines = await page.locator(".check-lines").innerText();
       // The page saw the first deal (it connected before its own first move): the hand or dice
