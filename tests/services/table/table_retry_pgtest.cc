@@ -48,9 +48,16 @@ TEST_F(TableServiceTest, RetriesApplyOnceAndDryRunsApplyNothing) {
   EXPECT_TRUE(MessageDifferencer::Equals(first, again));
   EXPECT_EQ(View(table_id, "ana", players[0].token)->seq(), 1u);
   EXPECT_EQ(Count("SELECT count(*) FROM table_log"), log_rows + 1);
+  // The id reused for another move: refused, naming the move it played and where.
   v1::PlayResponse other;
-  EXPECT_EQ(Play(table_id, mover, BidMove(3, 3), &other, "req-1").error_code(),
-            grpc::StatusCode::ALREADY_EXISTS);
+  const grpc::Status reused = Play(table_id, mover, BidMove(3, 3), &other, "req-1");
+  EXPECT_EQ(reused.error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  const absl::StatusOr<v1::RequestIdPlayed> earlier =
+      kahve::testing::DetailOf<v1::RequestIdPlayed>(reused);
+  ASSERT_TRUE(earlier.ok()) << earlier.status();
+  EXPECT_EQ(earlier->request_id(), "req-1");
+  EXPECT_EQ(earlier->seq(), first.seq());
+  EXPECT_TRUE(MessageDifferencer::Equals(earlier->move(), BidMove(2, 3)));
   EXPECT_EQ(View(table_id, "ana", players[0].token)->seq(), 1u);
 
   // CreateTable retried by the matchmaker: the same table and tokens; other content is refused.
