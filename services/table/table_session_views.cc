@@ -1,5 +1,5 @@
-// What participants may see and who may act as which seat: tokens, snapshots, resumed streams,
-// seat statuses, and the records kept once the game is over.
+// What participants may see and who may act as which seat: tokens, snapshots, seat statuses, and
+// the records kept once the game is over (resumed streams: table_session_resume.cc).
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
@@ -55,12 +55,7 @@ std::vector<v1::SeatStatus> TableSession::SeatStatuses() const {
   return statuses;
 }
 
-RecipientView TableSession::ViewFor(int seat) const {
-  RecipientView view{.view = game_->View(seat), .legal_moves = {}};
-  if (seat == engine::kSpectator) return view;
-  for (v1::Move& move : game_->LegalMoves(seat)) *view.legal_moves.Add() = std::move(move);
-  return view;
-}
+RecipientView TableSession::ViewFor(int seat) const { return RecipientViewOf(*game_, seat); }
 
 void TableSession::AddLiveViews(AppliedEntry& applied) const {
   for (size_t index = 0; index < view_watchers_.size(); ++index) {
@@ -98,22 +93,6 @@ v1::TableUpdate TableSession::SnapshotFor(int seat) const {
   if (commitment() != nullptr) *snapshot->mutable_commitment() = *commitment();
   if (std::optional<v1::DealReveal> revealed = reveal()) *snapshot->mutable_reveal() = *revealed;
   return update;
-}
-
-absl::StatusOr<std::optional<std::vector<v1::TableUpdate>>> TableSession::ResumeFor(
-    int seat, uint64_t after_seq) const {
-  if (after_seq > seq_) {
-    return absl::OutOfRangeError(
-        absl::StrCat("after_seq: ", after_seq, " is ahead of the table's seq ", seq_));
-  }
-  std::vector<v1::TableUpdate> updates;
-  if (after_seq == seq_) return updates;
-  // The ring holds consecutive seqs ending at seq_; the client needs after_seq + 1 onwards.
-  if (recent_.empty() || recent_.front().entry.seq() > after_seq + 1) return std::nullopt;
-  for (const AppliedEntry& applied : recent_) {
-    if (applied.entry.seq() > after_seq) updates.push_back(UpdateFor(applied, seat));
-  }
-  return updates;
 }
 
 std::vector<SeatOutcome> TableSession::SeatOutcomes() const {

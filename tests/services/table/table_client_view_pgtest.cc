@@ -1,7 +1,7 @@
 // What a client needs to play from the API alone: every seat's legal moves in every ruleset
 // (GetView, snapshots), streams that carry the view and legal moves with each update
-// (ConnectRequest.with_view), out-of-turn moves among the legal moves but not in
-// to_act, and an expected_seq that is not the table's answered with the table's seq in the
+// (ConnectRequest.with_view), resumes included, out-of-turn moves among the legal moves but not
+// in to_act, and an expected_seq that is not the table's answered with the table's seq in the
 // error's details.
 
 #include <string>
@@ -159,23 +159,36 @@ TEST_F(TableClientViewTest, WithViewStreamsCarryTheViewAfterEachUpdate) {
   }
 }
 
-// Resuming with_view: the missed updates come as they were, and the last carries the view now.
-TEST_F(TableClientViewTest, AResumeWithViewEndsWithTheViewNow) {
+// Resuming with_view: the missed updates come as they were, each with the view and legal moves
+// the seat had after it, exactly as a stream open all along received them.
+TEST_F(TableClientViewTest, AResumeWithViewCarriesTheViewAfterEveryUpdate) {
   std::string table_id;
   const std::vector<Player> players = CreateTable({"ana", "ben"}, Relaxed(), &table_id);
-  ASSERT_EQ(PlayToTheEnd(table_id, players, /*max_moves=*/4), 4);
+  auto live = ConnectWithView(table_id, "ben", players[1].token);
+  ASSERT_TRUE(live->WaitForSeq(0));
+  ASSERT_EQ(PlayToTheEnd(table_id, players, /*max_moves=*/5), 5);
   auto now = View(table_id, "ben", players[1].token);
   ASSERT_TRUE(now.ok());
-  ASSERT_GE(now->seq(), 3u);
+  ASSERT_GE(now->seq(), 5u);
+  ASSERT_TRUE(live->WaitForSeq(now->seq()));
   auto resumed = ConnectWithView(table_id, "ben", players[1].token, /*after_seq=*/1);
   ASSERT_TRUE(resumed->WaitForSeq(now->seq()));
   const std::vector<v1::TableUpdate> updates = resumed->updates();
   ASSERT_FALSE(updates.front().has_snapshot()) << "the updates after seq 1 are still kept";
   EXPECT_EQ(updates.front().seq(), 2u);
-  for (size_t index = 0; index + 1 < updates.size(); ++index) {
-    EXPECT_FALSE(updates[index].has_view()) << "update " << updates[index].seq();
+  EXPECT_EQ(CheckStream(updates, players[1].seat, /*after_seq=*/1), "");
+  const std::vector<v1::TableUpdate> seen = live->updates();
+  bool some_without_moves = false;
+  bool some_with_moves = false;
+  for (const v1::TableUpdate& update : updates) {
+    ASSERT_TRUE(update.has_view()) << "update " << update.seq();
+    ASSERT_LT(update.seq(), seen.size());
+    const v1::TableUpdate& as_sent = seen[update.seq()];
+    ASSERT_EQ(as_sent.seq(), update.seq());
+    EXPECT_TRUE(MessageDifferencer::Equals(update, as_sent)) << "update " << update.seq();
+    (update.legal_moves().empty() ? some_without_moves : some_with_moves) = true;
   }
-  ASSERT_TRUE(updates.back().has_view());
+  EXPECT_TRUE(some_with_moves && some_without_moves) << "ben's turns and ana's both resumed";
   EXPECT_TRUE(MessageDifferencer::Equals(updates.back().view(), now->view()));
   EXPECT_EQ(updates.back().legal_moves_size(), now->legal_moves_size());
 }
