@@ -3,6 +3,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "engine/core/check.h"
 #include "engine/core/registry.h"
 #include "services/table/deal_commitment.h"
 #include "services/table/seat_tokens.h"
@@ -141,7 +142,19 @@ v1::Replay TableSession::ReplayRecord() const {
   replay.set_match_id(match_id());
   *replay.mutable_settings() = game_->settings();
   *replay.mutable_deal() = game_->deal();
-  for (const v1::ReplayMove& move : moves_) *replay.add_moves() = move;
+  // The events are not kept as the game goes: the moves in force, played again on a new game of
+  // the deal, give them (a game is a pure function of its deal and moves).
+  absl::StatusOr<std::unique_ptr<engine::Game>> again =
+      engine::NewGame(created_.settings(), created_.deal());
+  KAHVE_CHECK(again.ok(), "the table's own settings and deal make a game");
+  for (const v1::Event& event : (*again)->deal_events()) *replay.add_deal_events() = event;
+  for (const v1::ReplayMove& move : moves_) {
+    v1::ReplayMove& record = *replay.add_moves();
+    record = move;
+    engine::MoveOutcome outcome = (*again)->Apply(move.seat(), move.move());
+    KAHVE_CHECK(outcome.accepted, "a move in force applies again on the same deal");
+    for (v1::Event& event : outcome.events) *record.add_events() = std::move(event);
+  }
   if (game_->IsOver()) *replay.mutable_result() = game_->Result();
   *replay.mutable_seats() = created_.seats();
   if (commitment() != nullptr) *replay.mutable_commitment() = *commitment();

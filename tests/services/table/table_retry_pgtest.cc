@@ -104,6 +104,17 @@ TEST_F(TableServiceTest, ReplaysComeAtTheEndExceptForAdmins) {
   EXPECT_EQ(replay.seats_size(), 4);
   EXPECT_EQ(replay.result().seats_size(), 4);
   for (const v1::ReplayMove& move : replay.moves()) EXPECT_FALSE(move.by_bot());
+  // Every event, each seat's private dice too (the game is over): the deal's four rolls, and each
+  // challenge's reveal and new rolls.
+  int private_rolls = 0;
+  for (const v1::Event& event : replay.deal_events()) private_rolls += event.has_private_to();
+  EXPECT_EQ(private_rolls, 4);
+  for (int index = 0; index < replay.moves_size(); ++index) {
+    EXPECT_GT(replay.moves(index).events_size(), 0);
+    for (const v1::Event& event : replay.moves(index).events()) {
+      EXPECT_EQ(event.move_number(), static_cast<uint64_t>(index + 1));
+    }
+  }
   request.set_table_id("t-unknown");
   auto unknown = kahve::testing::ContextFor("ana");
   EXPECT_EQ(stub().GetReplay(unknown.get(), request, &replay).error_code(),
