@@ -12,6 +12,7 @@
 #include "grpcpp/health_check_service_interface.h"
 #include "services/common/config.h"
 #include "services/common/logging.h"
+#include "services/common/version_header.h"
 
 ABSL_FLAG(std::string, host, "0.0.0.0", "Address the gRPC server listens on.");
 ABSL_FLAG(int32_t, port, -1, "gRPC port; -1: the service's default; 0: any free port.");
@@ -62,6 +63,7 @@ absl::Status GrpcServer::Start() {
   }
   std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
   interceptors.push_back(metrics_->InterceptorFactory());
+  interceptors.push_back(ServerVersionInterceptorFactory());
   builder.experimental().SetInterceptorCreators(std::move(interceptors));
   server_ = builder.BuildAndStart();
   if (server_ == nullptr || port_ == 0) {
