@@ -49,8 +49,9 @@ test_packages=(
 case "${1:-}" in
   "")
     packages=("${build_packages[@]}" "${postgres_packages[@]}" "${test_packages[@]}")
-    # k8s/check.sh and examples/node run on Node.js. Debian's nodejs and npm only where no node and
-    # npm are installed: Debian's npm conflicts with a Node.js that bundles its own.
+    # k8s/check.sh, examples/node and proto/contract/buf_check.sh (the buf CLI, from npm) run on
+    # Node.js. Debian's nodejs and npm only where no node and npm are installed: Debian's npm
+    # conflicts with a Node.js that bundles its own.
     command -v node >/dev/null || packages+=(nodejs)
     command -v npm >/dev/null || packages+=(npm)
     ;;

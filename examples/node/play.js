@@ -13,7 +13,7 @@
 
 const { parseArgs } = require('util');
 const { execFileSync } = require('child_process');
-const { clients, unary, grpc } = require('./lib/api');
+const { clients, unary, grpc, serverVersion } = require('./lib/api');
 const { queue, play } = require('./lib/player');
 const { resultText } = require('./lib/format');
 
@@ -78,6 +78,13 @@ async function main() {
   const shared = { probe: { move: null, rejection: null } };
   const tables = new Map();
 
+  const versions = {
+    matchmaking: await serverVersion(api.matchmaking, 'GetQueueStats', {}, players[0].token),
+    rating: await serverVersion(api.rating, 'GetRatings', { playerIds: [players[0].id] }, players[0].token),
+  };
+  print(`== kahve-server-version: matchmaking ${versions.matchmaking}, rating ${versions.rating}`);
+  check(versions.matchmaking !== '' && versions.matchmaking === versions.rating,
+    'both services report the same kahve version');
   print(`== ${players.map((p) => p.id).join(' and ')} queue for 2-player Liar's dice`);
   const games = await Promise.all(players.map(async (player) => {
     let prefix = `[${player.id}]`;

@@ -74,6 +74,22 @@ async function unaryRetrying(client, method, request, token, onRetry = () => {})
   }
 }
 
+// The kahve version the server answering a unary call reports (docs/api.md section 9): the
+// kahve-server-version entry of the call's headers, or of its trailers when it was refused before
+// sending any. Resolves to '' when the server sent none.
+function serverVersion(client, method, request, token) {
+  return new Promise((resolve) => {
+    let version = '';
+    const call = client[method](request, bearer(token), { deadline: Date.now() + 10000 }, () => {});
+    call.on('metadata', (metadata) => {
+      version = version || String(metadata.get('kahve-server-version')[0] || '');
+    });
+    call.on('status', (status) => {
+      resolve(version || String(status.metadata.get('kahve-server-version')[0] || ''));
+    });
+  });
+}
+
 function withCodeName(err, method) {
   err.codeName = codeName[err.code] || String(err.code);
   err.message = `${method}: ${err.codeName}: ${err.details}`;
@@ -93,4 +109,6 @@ function playRejection(err) {
   return PlayRejection.toObject(message, { enums: String, longs: String, defaults: true });
 }
 
-module.exports = { grpc, clients, bearer, unary, unaryRetrying, withCodeName, playRejection, codeName };
+module.exports = {
+  grpc, clients, bearer, unary, unaryRetrying, withCodeName, playRejection, codeName, serverVersion,
+};
