@@ -55,9 +55,10 @@ test_packages=(
 case "${1:-}" in
   "")
     packages=("${build_packages[@]}" "${postgres_packages[@]}" "${test_packages[@]}")
-    # The web tier (clients/typescript, web/gateway, web/app), k8s/check.sh and examples/node run
-    # on Node.js (18.14.1 or newer; Debian 12 has 18.19). Debian's nodejs and npm only where no node
-    # and npm are installed: Debian's npm conflicts with a Node.js that bundles its own.
+    # The web tier (clients/typescript, web/gateway, web/app), k8s/check.sh, examples/node and
+    # proto/contract/buf_check.sh (the buf CLI, from npm) run on Node.js (18.14.1 or newer;
+    # Debian 12 has 18.19). Debian's nodejs and npm only where no node and npm are installed:
+    # Debian's npm conflicts with a Node.js that bundles its own.
     command -v node >/dev/null || packages+=(nodejs)
     command -v npm >/dev/null || packages+=(npm)
     ;;

@@ -85,7 +85,7 @@ class Game {
   // Every move `seat` may make now, in the ruleset's canonical order (ascending, no duplicates);
   // empty for a seat that may not act. Depends only on what that seat may know. Where a move kind
   // is any combination of parts (an okey opening: any set of melds), canonical representatives of
-  // it are listed instead (docs/engine.md 6.6); Apply judges every move on its merits.
+  // it are listed instead (docs/engine.md 6.5); Apply judges every move on its merits.
   virtual std::vector<v1::Move> LegalMoves(int seat) const = 0;
   // What `seat` may know, or what anyone may know for kSpectator. Permuting what the seat cannot
   // see (other hands, the order of the stock, future rolls) leaves the view byte-identical.

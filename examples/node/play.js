@@ -16,7 +16,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { MatchMode, jwtSubject } from '@kahve/client';
+import { MatchMode, jwtSubject, serverVersion } from '@kahve/client';
 import { createNodeClient } from '@kahve/client/node';
 import { play, queue } from './lib/player.js';
 import { resultText } from './lib/format.js';
@@ -66,6 +66,16 @@ async function main() {
   check(players[0].id !== players[1].id, 'two different players');
   const shared = { probe: { move: null, rejection: null } };
 
+  // Which kahve each service runs (docs/api.md section 9): a client logs it, and a deployment
+  // mid-upgrade may show two.
+  const { client } = players[0];
+  const versions = {
+    matchmaking: await serverVersion((options) => client.matchmaking.getQueueStats({}, options)),
+    rating: await serverVersion((options) => client.rating.getRatings({ playerIds: [players[0].id] }, options)),
+  };
+  print(`== kahve-server-version: matchmaking ${versions.matchmaking}, rating ${versions.rating}`);
+  check(versions.matchmaking !== '' && versions.matchmaking === versions.rating,
+    'both services report the same kahve version');
   print(`== ${players.map((p) => p.id).join(' and ')} queue for 2-player Liar's dice`);
   const games = await Promise.all(players.map(async (player) => {
     let prefix = `[${player.id}]`;

@@ -3,8 +3,8 @@
 
 Every player runs in a thread of its own: it queues through matchmaking, connects to its table
 with_view and plays one of the legal moves the table lists whenever its seat may act, from its own
-view, until the game ends. Once per run a Liar's dice seat first sends two moves the table refuses
-and decodes their error details (StaleSeq, PlayRejection). Then the rating service is asked for
+view, until the game ends. Once per run a Liar's dice seat first sends three moves the table refuses
+and decodes their error details (StaleSeq, PlayRejection, RequestIdPlayed). Then the rating service is asked for
 each match, the new ratings and the players' histories. Prints a transcript; exits non-zero on any
 failure.
 
@@ -28,7 +28,8 @@ import time
 import grpc
 
 from kahve_example import games, player, probes, records
-from kahve_example.api import Clients, ProtocolError, describe
+from kahve_example.api import (Clients, ProtocolError, describe, matchmaking_pb2, rating_pb2,
+                               server_version)
 from kahve_example.format import detail_text, result_text
 
 
@@ -152,6 +153,14 @@ def play_all(lineup, clients, printer):
     everyone = [p for _, seats in lineup for p in seats]
     games_text = "; ".join(f"{g.ruleset} ({', '.join(p.player_id for p in seats)})"
                            for g, seats in lineup)
+    token = everyone[0].token
+    versions = {"matchmaking": server_version(clients.matchmaking.GetQueueStats,
+                                              matchmaking_pb2.GetQueueStatsRequest(), token),
+                "rating": server_version(clients.rating.GetRatings, rating_pb2.GetRatingsRequest(
+                    player_ids=[everyone[0].player_id]), token)}
+    printer("== kahve-server-version: " + ", ".join(f"{k} {v}" for k, v in versions.items()))
+    if len(set(versions.values())) != 1:
+        raise ProtocolError(f"the services run different versions: {versions}")
     printer(f"== {len(everyone)} players queue for {len(lineup)} games: {games_text}")
     for p in everyone:
         threading.Thread(target=run_player, args=(p, clients, run_id, error_probes, done),

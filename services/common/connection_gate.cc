@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -35,6 +36,8 @@ namespace {
 // Descriptors left for everything but client connections: database connections, /metrics,
 // gRPC's own event and wakeup descriptors, channels to other services, files.
 constexpr int64_t kReservedDescriptors = 512;
+// One address may hold at most this fraction of the connections the descriptors allow.
+constexpr int64_t kPeerShareOfDescriptors = 8;
 
 // Descriptors client connections hold in this process, over every gate (a connection holds two:
 // gRPC's socket and the gate's duplicate).
@@ -254,6 +257,13 @@ void ConnectionGate::AcceptOne() {
       return;  // EAGAIN: the backlog is empty (or a transient error: the next wakeup retries)
     }
     const std::string peer = FormatAddress(address, /*with_port=*/false);
+    // What the descriptors allow in all, and one address's share of it: where descriptors are
+    // few (nofile=1024 leaves room for 256 connections), one address must not take them all.
+    const int64_t room = (OpenFilesLimit() - kReservedDescriptors) / 2;
+    int64_t per_peer = std::max<int64_t>(1, room / kPeerShareOfDescriptors);
+    if (caps_.max_connections_per_peer > 0) {
+      per_peer = std::min(per_peer, caps_.max_connections_per_peer);
+    }
     prometheus::Counter* refusal = nullptr;
     {
       absl::MutexLock lock(&mu_);
@@ -261,8 +271,7 @@ void ConnectionGate::AcceptOne() {
       const auto found = per_peer_.find(peer);
       if (caps_.max_connections > 0 && open_now >= caps_.max_connections) {
         refusal = refused_total_;
-      } else if (caps_.max_connections_per_peer > 0 && found != per_peer_.end() &&
-                 found->second >= caps_.max_connections_per_peer) {
+      } else if (found != per_peer_.end() && found->second >= per_peer) {
         refusal = refused_per_peer_;
       } else if (descriptors_held.load() + 2 + kReservedDescriptors > OpenFilesLimit()) {
         refusal = refused_descriptors_;

@@ -14,6 +14,7 @@
 #include "grpcpp/health_check_service_interface.h"
 #include "services/common/config.h"
 #include "services/common/logging.h"
+#include "services/common/version_header.h"
 
 ABSL_FLAG(std::string, host, "0.0.0.0", "Address the gRPC server listens on.");
 ABSL_FLAG(int32_t, port, -1, "gRPC port; -1: the service's default; 0: any free port.");
@@ -113,6 +114,7 @@ absl::Status GrpcServer::Start() {
   labelled.push_back("grpc.health.v1.Health");
   labelled.push_back("grpc.reflection.v1alpha.ServerReflection");
   interceptors.push_back(metrics_->InterceptorFactory(labelled));
+  interceptors.push_back(ServerVersionInterceptorFactory());
   builder.experimental().SetInterceptorCreators(std::move(interceptors));
   server_ = builder.BuildAndStart();
   if (server_ == nullptr) {

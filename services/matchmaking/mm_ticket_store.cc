@@ -58,6 +58,12 @@ constexpr char kSelectTicketInPlay[] =
     "  WHERE mm_ticket_in_play(t.state, t.match_id)"
     "  ORDER BY t.enqueued_us DESC, t.ticket_id LIMIT 1";
 
+// The active ticket that queues party $1 as a party: the one holding more than one of its members.
+constexpr char kSelectPartyTicket[] =
+    "SELECT p.ticket_id FROM mm_ticket_players p JOIN mm_party_members m USING (player_id)"
+    "  WHERE m.party_id = $1 AND p.active"
+    "  GROUP BY p.ticket_id HAVING count(*) > 1 LIMIT 1";
+
 // The tickets `ticket_ids` name (all storable), in kSelectTickets' order.
 std::vector<TicketRecord> ReadTickets(pqxx::transaction_base& tx,
                                       const std::vector<std::string>& ticket_ids) {
@@ -115,6 +121,17 @@ absl::Status AlreadyInParty(const std::string& party_id, bool joining_it) {
           joining_it ? "already in this party"
                      : absl::StrCat("already in party ", party_id, "; leave it first")),
       detail);
+}
+
+// FailedPrecondition for leaving a party that is queued as a party, naming its ticket (message
+// and PartyTicket detail).
+absl::Status PartyIsQueued(const std::string& party_id, const std::string& ticket_id) {
+  v1::PartyTicket detail;
+  detail.set_party_id(party_id);
+  detail.set_ticket_id(ticket_id);
+  return common::WithDetail(absl::FailedPreconditionError(absl::StrCat(
+                                "the party is queued (ticket ", ticket_id, "); cancel it first")),
+                            detail);
 }
 
 }  // namespace
@@ -357,15 +374,11 @@ absl::Status MatchmakingStore::LeaveParty(const std::string& party_id, const std
         "  WHERE p.party_id = $1 AND m.player_id = $2 FOR UPDATE OF p",
         party_id, player);
     if (party.empty()) return absl::NotFoundError(absl::StrCat("not in party ", party_id));
-    // A queued party stays as it was queued: its ticket must be cancelled (or end) first.
-    const pqxx::result queued = tx.exec_params(
-        "SELECT p.ticket_id FROM mm_ticket_players p JOIN mm_party_members m USING (player_id)"
-        "  WHERE m.party_id = $1 AND p.active LIMIT 1",
-        party_id);
-    if (!queued.empty()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "the party is queued (ticket ", queued[0][0].as<std::string>(), "); cancel it first"));
-    }
+    // A queued party stays as it was queued: its ticket must be cancelled (or end) first. The
+    // party's ticket is the active one holding both members; a ticket a member queued alone is
+    // that member's own business and keeps nobody in the party.
+    const pqxx::result queued = tx.exec_params(kSelectPartyTicket, party_id);
+    if (!queued.empty()) return PartyIsQueued(party_id, queued[0][0].as<std::string>());
     if (party[0][0].as<std::string>() == player) {
       // Without its leader the party is gone (members leave with it: ON DELETE CASCADE).
       tx.exec_params0("DELETE FROM mm_parties WHERE party_id = $1", party_id);

@@ -239,14 +239,9 @@ void TableHost::StartStream(LiveTable& table, UpdateStream* stream) ABSL_NO_THRE
   stream->started = true;
   stream->sent_through = table.session->seq();
   if (stream->after_seq.has_value()) {
-    auto missed = table.session->ResumeFor(stream->seat(), *stream->after_seq);
+    auto missed = table.session->ResumeFor(stream->seat(), *stream->after_seq, stream->with_view);
     if (missed.ok() && missed->has_value()) {
-      std::vector<v1::TableUpdate>& updates = **missed;
-      // The updates kept for resumes hold no views: the last gets the view now, which is after it.
-      if (stream->with_view && !updates.empty()) {
-        AttachView(table.session->ViewFor(stream->seat()), updates.back());
-      }
-      for (v1::TableUpdate& update : updates) stream->SendInitial(std::move(update));
+      for (v1::TableUpdate& update : **missed) stream->SendInitial(std::move(update));
       // A finished game's stream ends after its result (the last missed update).
       if (table.session->over()) stream->End(grpc::Status::OK);
       return;

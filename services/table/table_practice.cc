@@ -4,6 +4,9 @@
 
 #include <openssl/rand.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -56,6 +59,20 @@ void TableHost::CreatePracticeTable(const common::Identity& caller,
         "seat: ", request.seat(), " is not a seat of this game (0..", num_seats - 1, ")")));
     return;
   }
+  std::vector<bool> human(num_seats, false);
+  human[request.seat()] = true;
+  for (int index = 0; index < request.more_seats_size(); ++index) {
+    const int seat = request.more_seats(index);
+    if (seat < 0 || seat >= num_seats || human[seat]) {
+      done(absl::InvalidArgumentError(absl::StrCat(
+          "more_seats[", index, "]: ", seat,
+          seat < 0 || seat >= num_seats ? absl::StrCat(" is not a seat of this game (0..",
+                                                       num_seats - 1, ")")
+                                        : " is already the caller's")));
+      return;
+    }
+    human[seat] = true;
+  }
   const std::vector<std::string> kinds = (*game)->BotKinds();
   const std::string bot_kind =
       request.bot_kind().empty() ? TakeoverBotKind(**game) : request.bot_kind();
@@ -74,7 +91,7 @@ void TableHost::CreatePracticeTable(const common::Identity& caller,
   *table.mutable_options() = request.options();
   for (int seat = 0; seat < num_seats; ++seat) {
     v1::SeatSpec* spec = table.add_seats();
-    if (seat == request.seat()) {
+    if (human[seat]) {
       spec->set_player_id(caller.subject);
     } else {
       spec->set_bot_kind(bot_kind);
@@ -93,8 +110,8 @@ void TableHost::CreatePracticeTable(const common::Identity& caller,
     return;
   }
   OpenTable(table, /*practice=*/true,
-            [this, done, endpoint, player = caller.subject,
-             match_id = table.match_id()](absl::StatusOr<v1::CreateTableResponse> created) {
+            [this, done, endpoint, player = caller.subject, match_id = table.match_id(),
+             seat = request.seat()](absl::StatusOr<v1::CreateTableResponse> created) {
               if (!created.ok()) {
                 // Not created. ALREADY_EXISTS: another request under the same request id holds
                 // the table, and the place it counts in. (Some answers come under mu_: no lock
@@ -107,6 +124,8 @@ void TableHost::CreatePracticeTable(const common::Identity& caller,
               response.set_table_id(created->table_id());
               for (const auto& grant : created->seats()) {
                 if (grant.seat_token().empty()) continue;  // a bot's seat
+                *response.add_seats() = grant;
+                if (grant.seat() != seat) continue;
                 response.set_seat(grant.seat());
                 response.set_seat_token(grant.seat_token());
               }

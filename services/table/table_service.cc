@@ -4,6 +4,7 @@
 #include "services/common/server.h"
 #include "services/common/status.h"
 #include "services/common/unary_call.h"
+#include "services/table/hints_compat.h"
 #include "services/table/log_batch.h"
 
 namespace kahve::table {
@@ -213,12 +214,21 @@ grpc::ServerUnaryReactor* TableService::GetHints(grpc::CallbackServerContext* co
       context, reactor, request->table_id(),
       [this, caller = *caller, request](auto done) { host_->GetHints(caller, *request, done); },
       [reactor, response](absl::StatusOr<v1::GetHintsResponse> hints) {
-        if (hints.ok()) *response = std::move(hints).value();
+        if (hints.ok()) {
+          *response = std::move(hints).value();
+          SendOkeyHintsToEarlierClients(*response);
+        }
         reactor->Finish(common::ToGrpcStatus(hints.status()));
       },
       [request, response](v1::TableService::Stub& holder, grpc::ClientContext* onward,
                           std::function<void(grpc::Status)> done) {
-        holder.async()->GetHints(onward, request, response, std::move(done));
+        // Parsing the holder's answer kept only the ruleset's own field: written again for
+        // earlier clients.
+        holder.async()->GetHints(onward, request, response,
+                                 [response, done = std::move(done)](grpc::Status status) {
+                                   if (status.ok()) SendOkeyHintsToEarlierClients(*response);
+                                   done(std::move(status));
+                                 });
       });
   return reactor;
 }

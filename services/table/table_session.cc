@@ -297,7 +297,15 @@ PlayResult TableSession::Play(int seat, const v1::Move& move, const std::string&
       dry_run || request_id.empty() ? requests_.end() : requests_.find({seat, request_id});
   if (remembered != requests_.end()) {
     if (!google::protobuf::util::MessageDifferencer::Equals(remembered->second.move, move)) {
-      result.status = absl::AlreadyExistsError("request_id: already used for another move");
+      // The earlier move is the caller's own: naming it tells nothing hidden.
+      v1::RequestIdPlayed earlier;
+      earlier.set_request_id(request_id);
+      earlier.set_seq(remembered->second.seq);
+      *earlier.mutable_move() = remembered->second.move;
+      result.status = common::WithDetail(
+          absl::AlreadyExistsError(absl::StrCat("request_id: already used for another move (seq ",
+                                                remembered->second.seq, ")")),
+          earlier);
       return result;
     }
     result.seq = remembered->second.seq;

@@ -180,9 +180,11 @@ class TableSession {
   // The view of `seat` (or engine::kSpectator) and its legal moves now.
   RecipientView ViewFor(int seat) const;
   // The updates `seat` missed after `after_seq`, oldest first, or nullopt when they are no longer
-  // kept (send SnapshotFor then). OUT_OF_RANGE for an after_seq ahead of seq().
-  absl::StatusOr<std::optional<std::vector<v1::TableUpdate>>> ResumeFor(int seat,
-                                                                        uint64_t after_seq) const;
+  // kept (send SnapshotFor then). With `with_view`, each carries the view and legal moves the seat
+  // had right after it, as a stream with_view open all along received them. OUT_OF_RANGE for an
+  // after_seq ahead of seq().
+  absl::StatusOr<std::optional<std::vector<v1::TableUpdate>>> ResumeFor(
+      int seat, uint64_t after_seq, bool with_view = false) const;
   std::vector<v1::SeatStatus> SeatStatuses() const;
   // The deal's commitment (docs/fairness.md); null for a table created before commitments existed.
   const v1::DealCommitment* commitment() const;
@@ -242,6 +244,11 @@ class TableSession {
   void Record(AppliedEntry applied);
   // Fills applied.live_views for the recipients streams with_view serve.
   void AddLiveViews(AppliedEntry& applied) const;
+  // Attaches to each of `updates` (those of `missed`, the kept entries from some seq on) the view
+  // and legal moves `seat` had right after it. Internal when the kept entries do not lead to the
+  // state now (our bug).
+  absl::Status AttachPastViews(int seat, const std::vector<const AppliedEntry*>& missed,
+                               std::vector<v1::TableUpdate>& updates) const;
   void RestartTurnClocks(const v1::TableLogEntry& entry);
   void Remember(int seat, const v1::MovePlayed& move, uint64_t seq,
                 const std::vector<v1::Event>& events);

@@ -120,6 +120,7 @@ absl::StatusOr<AppliedEntry> TableSession::ApplyPractice(const v1::TableLogEntry
       if (!rebuilt.ok()) return rebuilt;
       // A move taken back is no longer the answer to its request id: the id may play again.
       for (const RequestKey& key : forgotten) requests_.erase(key);
+      applied.taken_back = taken;
       redo_.push_back(std::move(taken));
       break;
     }

@@ -1,8 +1,9 @@
-// What participants may see and who may act as which seat: tokens, snapshots, resumed streams,
-// seat statuses, and the records kept once the game is over.
+// What participants may see and who may act as which seat: tokens, snapshots, seat statuses, and
+// the records kept once the game is over (resumed streams: table_session_resume.cc).
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "engine/core/check.h"
 #include "engine/core/registry.h"
 #include "services/table/deal_commitment.h"
 #include "services/table/seat_tokens.h"
@@ -56,9 +57,9 @@ std::vector<v1::SeatStatus> TableSession::SeatStatuses() const {
 }
 
 RecipientView TableSession::ViewFor(int seat) const {
-  RecipientView view{.view = game_->View(seat), .legal_moves = {}};
-  if (seat == engine::kSpectator || closed_.has_value()) return view;
-  for (v1::Move& move : game_->LegalMoves(seat)) *view.legal_moves.Add() = std::move(move);
+  RecipientView view = RecipientViewOf(*game_, seat);
+  // A closed table takes no more moves, whatever its game would allow.
+  if (closed_.has_value()) view.legal_moves.Clear();
   return view;
 }
 
@@ -99,22 +100,6 @@ v1::TableUpdate TableSession::SnapshotFor(int seat) const {
   if (commitment() != nullptr) *snapshot->mutable_commitment() = *commitment();
   if (std::optional<v1::DealReveal> revealed = reveal()) *snapshot->mutable_reveal() = *revealed;
   return update;
-}
-
-absl::StatusOr<std::optional<std::vector<v1::TableUpdate>>> TableSession::ResumeFor(
-    int seat, uint64_t after_seq) const {
-  if (after_seq > seq_) {
-    return absl::OutOfRangeError(
-        absl::StrCat("after_seq: ", after_seq, " is ahead of the table's seq ", seq_));
-  }
-  std::vector<v1::TableUpdate> updates;
-  if (after_seq == seq_) return updates;
-  // The ring holds consecutive seqs ending at seq_; the client needs after_seq + 1 onwards.
-  if (recent_.empty() || recent_.front().entry.seq() > after_seq + 1) return std::nullopt;
-  for (const AppliedEntry& applied : recent_) {
-    if (applied.entry.seq() > after_seq) updates.push_back(UpdateFor(applied, seat));
-  }
-  return updates;
 }
 
 std::vector<SeatOutcome> TableSession::SeatOutcomes() const {
@@ -163,7 +148,19 @@ v1::Replay TableSession::ReplayRecord() const {
   replay.set_match_id(match_id());
   *replay.mutable_settings() = game_->settings();
   *replay.mutable_deal() = game_->deal();
-  for (const v1::ReplayMove& move : moves_) *replay.add_moves() = move;
+  // The events are not kept as the game goes: the moves in force, played again on a new game of
+  // the deal, give them (a game is a pure function of its deal and moves).
+  absl::StatusOr<std::unique_ptr<engine::Game>> again =
+      engine::NewGame(created_.settings(), created_.deal());
+  KAHVE_CHECK(again.ok(), "the table's own settings and deal make a game");
+  for (const v1::Event& event : (*again)->deal_events()) *replay.add_deal_events() = event;
+  for (const v1::ReplayMove& move : moves_) {
+    v1::ReplayMove& record = *replay.add_moves();
+    record = move;
+    engine::MoveOutcome outcome = (*again)->Apply(move.seat(), move.move());
+    KAHVE_CHECK(outcome.accepted, "a move in force applies again on the same deal");
+    for (v1::Event& event : outcome.events) *record.add_events() = std::move(event);
+  }
   if (game_->IsOver()) *replay.mutable_result() = game_->Result();
   if (closed_.has_value()) *replay.mutable_closed() = *closed_;
   *replay.mutable_seats() = created_.seats();

@@ -69,7 +69,8 @@ absl::Status CheckSeat(const v1::TableCreated& created, int index,
         return Invalid(field + ".player_id", common::kPlayerIdRule);
       }
       const auto [player, new_player] = seen->player.emplace(seat.player_id(), index);
-      if (!new_player) {
+      // At a practice table one player may hold several seats (pass-and-play).
+      if (!new_player && !created.practice()) {
         return Invalid(
             field + ".player_id",
             absl::StrCat("\"", seat.player_id(), "\" already holds seat ", player->second));
@@ -143,8 +144,9 @@ absl::StatusOr<std::unique_ptr<engine::Game>> CheckCreated(const v1::TableLogEnt
     if (!seat.ok()) return seat;
   }
   if (created.practice() && seen.player.size() != 1) {
-    return Invalid("seats",
-                   absl::StrCat("a practice table has one player, not ", seen.player.size()));
+    return Invalid("seats", absl::StrCat("a practice table has one player (at one seat or more), "
+                                         "not ",
+                                         seen.player.size()));
   }
   return game;
 }

@@ -37,6 +37,13 @@ v1::TableUpdate UpdateFor(const AppliedEntry& applied, int recipient) {
   return update;
 }
 
+RecipientView RecipientViewOf(const engine::Game& game, int seat) {
+  RecipientView view{.view = game.View(seat), .legal_moves = {}};
+  if (seat == engine::kSpectator) return view;
+  for (v1::Move& move : game.LegalMoves(seat)) *view.legal_moves.Add() = std::move(move);
+  return view;
+}
+
 void AttachView(const RecipientView& view, v1::TableUpdate& update) {
   *update.mutable_view() = view.view;
   *update.mutable_legal_moves() = view.legal_moves;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "engine/core/game.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "kahve/v1/engine.pb.h"
 #include "kahve/v1/fairness.pb.h"
@@ -21,6 +22,9 @@ struct RecipientView {
   v1::View view;
   google::protobuf::RepeatedPtrField<v1::Move> legal_moves;
 };
+
+// `seat`'s (or engine::kSpectator's) view of `game` and its legal moves.
+RecipientView RecipientViewOf(const engine::Game& game, int seat);
 
 // A log entry the session has applied, with what applying it caused.
 struct AppliedEntry {
@@ -39,6 +43,9 @@ struct AppliedEntry {
   // recipient's view (index: seat + 1, the spectator's first).
   std::optional<v1::PracticeState> practice;
   std::vector<v1::View> views;
+  // An undo: the moves it took back (the player's decision and the bot moves after it), so that a
+  // resume can tell the moves in force before it (TableSession::ResumeFor).
+  std::vector<v1::ReplayMove> taken_back;
   // For streams opened with_view: the view right after this entry of each recipient such a stream
   // serves (index: seat + 1; empty for the others). Live only: never kept for resumes.
   std::vector<std::optional<RecipientView>> live_views;

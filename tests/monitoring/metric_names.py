@@ -36,6 +36,10 @@ RARE = {
                                              "demo's tickets are all matched",
     "kahve_table_takeovers_total": "only when a table changes host; the test runs one table "
                                    "host, which never hands a table over",
+    "kahve_game_bot_seats_total": "only when a game ends with a seat a bot held (a bot seat, a "
+                                  "resigned or away player); the demo's players play every seat "
+                                  "of their matches, and its practice table, resigned, closes "
+                                  "without a result",
     "kahve_matchmaking_tickets": "only while a queue holds tickets after a pass; the demo's "
                                  "players usually fill their tables in the pass that first sees "
                                  "them (seen or not by a run, by timing)",

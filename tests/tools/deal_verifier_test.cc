@@ -99,12 +99,27 @@ TEST(DealVerifierTest, EveryRulesetsGameVerifiesWithEveryRecipientsStream) {
     ASSERT_TRUE(verified.ok()) << verified.status();
     EXPECT_EQ(verified->seats, seats);
     EXPECT_EQ(verified->moves, game.replay.moves_size());
+    EXPECT_GT(game.replay.deal_events_size(), 0);
     for (const auto& [recipient, stream] : game.streams) {
       const absl::StatusOr<VerifiedStream> checked = VerifyStream(game.replay, stream);
       ASSERT_TRUE(checked.ok()) << "recipient " << recipient << ": " << checked.status();
       EXPECT_EQ(checked->recipient, recipient);
       EXPECT_EQ(checked->moves_checked, game.replay.moves_size());
       EXPECT_TRUE(checked->reached_end);
+      // The replay's events, filtered for a recipient, are exactly what its stream carried.
+      int move = 0;
+      for (const v1::TableUpdate& update : stream) {
+        if (!update.has_move()) continue;
+        ASSERT_LT(move, game.replay.moves_size());
+        const auto& listed = game.replay.moves(move++).events();
+        const std::vector<v1::Event> visible =
+            engine::VisibleTo({listed.begin(), listed.end()}, recipient);
+        ASSERT_EQ(update.move().events_size(), static_cast<int>(visible.size()));
+        for (size_t index = 0; index < visible.size(); ++index) {
+          EXPECT_EQ(update.move().events(static_cast<int>(index)).SerializeAsString(),
+                    visible[index].SerializeAsString());
+        }
+      }
     }
   }
 }
@@ -139,6 +154,21 @@ TEST(DealVerifierTest, ATamperedReplayIsNamed) {
                            other.moves(0).move().liars_dice().bid().face() == 6;
   *other.mutable_moves(0)->mutable_move() = table::testing::Bid(1, bid_one_six ? 5 : 6);
   EXPECT_THAT(Refusal(other), ::testing::AnyOf(HasSubstr("moves["), HasSubstr("result:")));
+
+  // The listed events must be the game's: another die, or an event left out, is named.
+  v1::Replay event = game.replay;
+  ASSERT_GT(event.moves(0).events_size(), 0);
+  event.mutable_moves(0)->mutable_events(0)->set_seat(7);
+  EXPECT_THAT(Refusal(event), HasSubstr("moves[0] (move 1, seat "));
+  EXPECT_THAT(Refusal(event), HasSubstr(".events: event 0 differs: the replay has"));
+  v1::Replay dealt = game.replay;
+  dealt.mutable_deal_events()->RemoveLast();
+  EXPECT_THAT(Refusal(dealt), HasSubstr("deal_events: event "));
+  // A replay of a server before 0.2.0 lists no events at all, and still verifies.
+  v1::Replay earlier = game.replay;
+  earlier.clear_deal_events();
+  for (v1::ReplayMove& move : *earlier.mutable_moves()) move.clear_events();
+  EXPECT_TRUE(VerifyReplay(earlier).ok());
 
   v1::Replay result = game.replay;
   result.mutable_result()->mutable_seats(0)->set_rank(result.result().seats(0).rank() + 1);

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # --help on every binary: exits 0 and lists that binary's own flags with their KAHVE_ variables;
 # `kahve COMMAND --help` lists the flags the command reads, and every flag of kahve's own commands
-# is listed by at least one of them.
-# Usage: help_test.sh KAHVE KAHVE_RATING KAHVE_TABLE KAHVE_MATCHMAKING
+# is listed by at least one of them. --version on every binary prints its name and the project's
+# version (VERSION, from CMake's project(): the one place it is set).
+# Usage: help_test.sh KAHVE KAHVE_RATING KAHVE_TABLE KAHVE_MATCHMAKING VERSION
 set -euo pipefail
-kahve="$1" rating="$2" table="$3" matchmaking="$4"
+kahve="$1" rating="$2" table="$3" matchmaking="$4" version="$5"
 failed=0
 
 fail() {
@@ -83,6 +84,14 @@ ours=$("$kahve" --helpfull 2>&1 | awk '
 for flag in $ours; do
   grep -qF -- "--$flag=" <<<"$listed" || fail "--$flag (tools/kahve) is listed by no command's --help"
 done
+
+for binary in "$kahve" "$rating" "$table" "$matchmaking"; do
+  name="$(basename "$binary")"
+  text=$(help "$binary" --version)
+  [ "$text" = "$name $version" ] || fail "$name --version printed \"$text\", not \"$name $version\""
+done
+text=$(help "$kahve" --help)
+expect "$text" "kahve --help" "kahve $version"
 
 [ "$failed" -eq 0 ] && echo "help_test: every binary explains itself"
 exit "$failed"

@@ -67,6 +67,32 @@ absl::StatusOr<engine::MoveOutcome> PlayReplayMove(const v1::Replay& replay, int
   return outcome;
 }
 
+// The events `source` ("the stream", "the replay") lists against those the replayed game gives,
+// in order.
+absl::Status CompareEvents(const std::string& where, const char* source,
+                           const std::vector<v1::Event>& expected,
+                           const google::protobuf::RepeatedPtrField<v1::Event>& shown) {
+  const size_t count = std::max(expected.size(), static_cast<size_t>(shown.size()));
+  for (size_t i = 0; i < count; ++i) {
+    const bool both = i < expected.size() && i < static_cast<size_t>(shown.size());
+    if (both && Differences(expected[i], shown[static_cast<int>(i)]).empty()) continue;
+    return Failed(absl::StrCat(
+        where, ": event ", i, " differs: ", source, " has ",
+        i < static_cast<size_t>(shown.size()) ? Json(shown[static_cast<int>(i)]) : "none",
+        ", the replayed game shows ", i < expected.size() ? Json(expected[i]) : "none"));
+  }
+  return absl::OkStatus();
+}
+
+// Whether the replay lists events (servers from kahve 0.2.0 on); earlier replays have none.
+bool ListsEvents(const v1::Replay& replay) {
+  if (replay.deal_events_size() > 0) return true;
+  for (const v1::ReplayMove& move : replay.moves()) {
+    if (move.events_size() > 0) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 absl::StatusOr<VerifiedReplay> VerifyReplay(const v1::Replay& replay) {
@@ -83,9 +109,25 @@ absl::StatusOr<VerifiedReplay> VerifyReplay(const v1::Replay& replay) {
   }
   absl::StatusOr<std::unique_ptr<engine::Game>> game = NewReplayGame(replay);
   if (!game.ok()) return game.status();
+  // The events a verifier without a rules engine reads (docs/fairness.md) must be the game's.
+  const bool events = ListsEvents(replay);
+  if (events) {
+    if (absl::Status dealt = CompareEvents("deal_events", "the replay", (*game)->deal_events(),
+                                           replay.deal_events());
+        !dealt.ok()) {
+      return dealt;
+    }
+  }
   for (int index = 0; index < replay.moves_size(); ++index) {
     absl::StatusOr<engine::MoveOutcome> played = PlayReplayMove(replay, index, **game);
     if (!played.ok()) return played.status();
+    if (!events) continue;
+    if (absl::Status same =
+            CompareEvents(absl::StrCat(MoveName(index, replay.moves(index)), ".events"),
+                          "the replay", played->events, replay.moves(index).events());
+        !same.ok()) {
+      return same;
+    }
   }
   absl::StatusOr<const engine::Ruleset*> ruleset = engine::RulesetOf(replay.settings());
   if (replay.has_closed()) {
@@ -229,21 +271,6 @@ std::string Mover(int seat, bool by_bot, const std::string& bot_reason) {
                       by_bot ? absl::StrCat(" (bot: ", bot_reason, ")") : " (player)");
 }
 
-// The events a recipient was shown against those the replayed game shows it, in order.
-absl::Status CompareEvents(const std::string& where, const std::vector<v1::Event>& expected,
-                           const google::protobuf::RepeatedPtrField<v1::Event>& shown) {
-  const size_t count = std::max(expected.size(), static_cast<size_t>(shown.size()));
-  for (size_t i = 0; i < count; ++i) {
-    const bool both = i < expected.size() && i < static_cast<size_t>(shown.size());
-    if (both && Differences(expected[i], shown[static_cast<int>(i)]).empty()) continue;
-    return Failed(absl::StrCat(
-        where, ": event ", i, " differs: the stream has ",
-        i < static_cast<size_t>(shown.size()) ? Json(shown[static_cast<int>(i)]) : "none",
-        ", the replayed game shows ", i < expected.size() ? Json(expected[i]) : "none"));
-  }
-  return absl::OkStatus();
-}
-
 absl::Status StreamCheck::Move(const v1::MoveApplied& move) {
   const int index = static_cast<int>(game_->move_number());
   const std::string where = absl::StrCat(Where(), ", move ", index + 1);
@@ -260,8 +287,8 @@ absl::Status StreamCheck::Move(const v1::MoveApplied& move) {
   }
   absl::StatusOr<engine::MoveOutcome> played = PlayReplayMove(replay_, index, *game_);
   if (!played.ok()) return played.status();
-  if (absl::Status events =
-          CompareEvents(where, engine::VisibleTo(played->events, recipient_), move.events());
+  if (absl::Status events = CompareEvents(
+          where, "the stream", engine::VisibleTo(played->events, recipient_), move.events());
       !events.ok()) {
     return events;
   }

@@ -23,7 +23,9 @@ struct VerifiedReplay {
 
 // Checks `replay`: it has a commitment and a reveal, the reveal opens the commitment for its deal
 // (deal_commitment.h, CheckReveal), the engine accepts its settings and deal and every move in
-// turn, the game is over after the last move, and the replayed result is the recorded one.
+// turn, the events it lists (deal_events, each move's events; replays of servers before 0.2.0
+// list none) are the replayed game's, the game is over after the last move, and the replayed
+// result is the recorded one.
 // FailedPrecondition naming the first mismatch (the field, or the move by index, number and seat,
 // with both values).
 absl::StatusOr<VerifiedReplay> VerifyReplay(const v1::Replay& replay);

@@ -9,7 +9,9 @@
 
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
 #include "absl/strings/str_cat.h"
+#include "kahve/version.h"
 #ifdef KAHVE_WITH_SERVICES
 #include "services/common/config.h"
 #endif
@@ -116,7 +118,9 @@ const std::vector<Command>& Commands() {
 }
 
 std::string Usage() {
-  std::string usage = "kahve COMMAND [flags]   (kahve COMMAND --help: the command and its flags)\n";
+  std::string usage = absl::StrCat("kahve ", kahve::kKahveVersion,
+                                   "\nkahve COMMAND [flags]   (kahve COMMAND --help: the command "
+                                   "and its flags; kahve --version)\n");
   for (const Command& command : Commands()) usage += command.usage;
   return usage;
 }
@@ -183,6 +187,9 @@ int main(int argc, char** argv) {
   if (AsksForHelp(argc, argv)) return Help(CommandName(argc, argv));
   const std::string usage = Usage();
   absl::SetProgramUsageMessage(usage);
+  absl::FlagsUsageConfig usage_config;
+  usage_config.version_string = [] { return absl::StrCat("kahve ", kahve::kKahveVersion, "\n"); };
+  absl::SetFlagsUsageConfig(usage_config);
 #ifdef KAHVE_WITH_SERVICES
   std::vector<char*> positional = kahve::common::ParseFlags(argc, argv);
 #else

@@ -12,6 +12,7 @@ export * from "./errors.js";
 export * from "./moves/index.js";
 export * from "./rate_limit.js";
 export * from "./request_id.js";
+export * from "./server_version.js";
 export * from "./table_id.js";
 export * from "./table_state.js";
 export * from "./table_stream.js";

@@ -23,7 +23,8 @@ except ImportError as err:
 __all__ = [
     "engine_pb2", "liars_dice_pb2", "matchmaking_pb2", "mexican_train_pb2", "okey101_pb2",
     "okey51_pb2", "okey_classic_pb2", "rating_pb2", "table_pb2",
-    "ProtocolError", "Clients", "bearer", "call", "describe", "status_details", "detail_of",
+    "ProtocolError", "Clients", "bearer", "call", "describe", "server_version", "status_details",
+    "detail_of",
 ]
 
 # A stuck server fails the run instead of hanging it.
@@ -42,7 +43,10 @@ DETAILS_TRAILER = "grpc-status-details-bin"
 # The detail kinds this client knows, by full name: an Any's type URL ends in it. More kinds may
 # be added to the API; unknown ones are skipped.
 DETAIL_TYPES = {cls.DESCRIPTOR.full_name: cls
-                for cls in (table_pb2.PlayRejection, table_pb2.StaleSeq)}
+                for cls in (table_pb2.PlayRejection, table_pb2.StaleSeq,
+                            table_pb2.RequestIdPlayed)}
+# The metadata entry naming the server's version (docs/api.md section 9).
+VERSION_METADATA = "kahve-server-version"
 
 
 class ProtocolError(Exception):
@@ -99,6 +103,21 @@ def call(method, request, token, retry=False, on_retry=None):
                 on_retry(err)
             time.sleep(0.1 * 2 ** attempt)
     raise AssertionError("unreachable: the last attempt returns or raises")
+
+
+def server_version(method, request, token):
+    """The kahve version the server answering a unary call reports: from the call's headers, or
+    its trailers when it was refused before sending any (docs/api.md section 9)."""
+    try:
+        _, done = method.with_call(request, metadata=bearer(token),
+                                   timeout=UNARY_DEADLINE_SECONDS, wait_for_ready=True)
+    except grpc.RpcError as err:
+        done = err
+    for metadata in (done.initial_metadata(), done.trailing_metadata()):
+        found = next((value for key, value in metadata or () if key == VERSION_METADATA), None)
+        if found is not None:
+            return found
+    raise ProtocolError(f"the server sent no {VERSION_METADATA}")
 
 
 def describe(err):

@@ -50,6 +50,7 @@ class Seat:
         self.player = player
         self.table = table
         self.assignment = assignment
+        self.played = []  # (request_id, seq, move) of every move this seat played, oldest first
 
     def request(self, move, expected_seq, tag=""):
         """A Play of move if the table is still at expected_seq. The request id is unique per seat
@@ -129,13 +130,13 @@ def play(player, clients, assignment, probes):
             kind_name = table_pb2.SeatChange.Kind.Name(change.kind)
             player.log(f"seq {update.seq}: seat {change.seat} {kind_name}")
         view, legal = table_stream.state_after(update)
-        if view is None or view.over:
+        if view.over:
             continue
+        # legal_moves, not to_act, says whether the seat may act: to_act is whose turn it is, and
+        # a move allowed out of turn (classic okey's gosterme) is listed for its seat only.
         if not legal:
-            # Empty only while the seat may not act (a server older than the legal-move lists
-            # sends none at all).
             if view.seat in view.to_act:
-                raise ProtocolError(f"seat {view.seat} may act at seq {update.seq}, "
+                raise ProtocolError(f"seat {view.seat}'s turn at seq {update.seq}, "
                                     "but the table lists no legal moves")
             continue
         if probes is not None:
@@ -153,8 +154,9 @@ def play(player, clients, assignment, probes):
 
 def _play(seat, move, seq, choices):
     """Plays move at seq; False when the table had moved on (the stream brings what changed)."""
+    request = seat.request(move, expected_seq=seq)
     try:
-        response = seat.send(seat.request(move, expected_seq=seq))
+        response = seat.send(request)
     except grpc.RpcError as err:
         if err.code() != grpc.StatusCode.ABORTED:
             raise
@@ -162,6 +164,7 @@ def _play(seat, move, seq, choices):
         return False
     if response.seq != seq + 1:
         raise ProtocolError(f"Play expecting seq {seq} was played as seq {response.seq}")
+    seat.played.append((request.request_id, response.seq, move))
     if seat.player.show_moves:
         seat.player.log(f"seq {response.seq}: {message_text(move)} (one of {choices} legal)")
     return True

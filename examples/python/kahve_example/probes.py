@@ -1,4 +1,4 @@
-"""Two refused moves, once per run, to show how error details arrive and how they decode.
+"""Three refused moves, once per run, to show how error details arrive and how they decode.
 
 At a turn of a Liar's dice seat (the ruleset whose legal moves are all listed, docs/api.md section
 7), before its real move:
@@ -7,9 +7,11 @@ At a turn of a Liar's dice seat (the ruleset whose legal moves are all listed, d
   detail naming the table's seq and the one sent;
 - a Play of a move the seat was offered at an earlier turn and is not offered now:
   FAILED_PRECONDITION with a kahve.v1.PlayRejection detail, the reason the rules refuse it and
-  the table's seq.
+  the table's seq;
+- a Play of another move under the request id of a move the seat played before: ALREADY_EXISTS
+  with a kahve.v1.RequestIdPlayed detail naming that earlier move and the seq it was played as.
 
-Both are decoded from the grpc-status-details-bin trailer (api.status_details) and checked. A
+All three are decoded from the grpc-status-details-bin trailer (api.status_details) and checked. A
 refusal changes nothing, so the seat's real move then plays at the same expected_seq.
 """
 
@@ -46,10 +48,12 @@ class ErrorDetailProbes:
         gone = next((move for key, move in seen.items() if key not in offered), None)
         if gone is not None and self._claim("PlayRejection"):
             self._play_rejection(seat, seq, gone)
+        if seat.played and self._claim("RequestIdPlayed"):
+            self._request_id_played(seat, seq, legal)
 
     def missing(self):
         """The probes not sent (their turn never came)."""
-        return sorted({"StaleSeq", "PlayRejection"} - set(self.shown))
+        return sorted({"StaleSeq", "PlayRejection", "RequestIdPlayed"} - set(self.shown))
 
     def _claim(self, name):
         with self._lock:
@@ -95,6 +99,28 @@ class ErrorDetailProbes:
         _check(detail.rejection.reason != engine_pb2.REJECTION_REASON_UNSPECIFIED,
                "a rejection reason")
         self.shown["PlayRejection"] = detail
+
+
+    def _request_id_played(self, seat, seq, legal):
+        log = seat.player.log
+        request_id, played_seq, played = seat.played[-1]
+        bytes_played = played.SerializeToString(deterministic=True)
+        other = next(m for m in legal if m.SerializeToString(deterministic=True) != bytes_played)
+        request = seat.request(other, expected_seq=seq)
+        request.request_id = request_id
+        err = self._refusal(seat, request)
+        detail = api.detail_of(err, table_pb2.RequestIdPlayed)
+        log(f"probe: Play {message_text(other)} with request id {request_id}, which played "
+            f"{message_text(played)} as seq {played_seq}")
+        log(f"probe:   -> {api.describe(err)}")
+        log(f"probe:   -> detail {detail_text(detail) if detail else 'none'}")
+        _check(err.code() == grpc.StatusCode.ALREADY_EXISTS,
+               f"ALREADY_EXISTS, not {err.code().name}")
+        _check(detail is not None, "a RequestIdPlayed detail")
+        _check(detail.request_id == request_id and detail.seq == played_seq and
+               detail.move.SerializeToString(deterministic=True) == bytes_played,
+               f"RequestIdPlayed names {request_id}, seq {played_seq} and the move it played")
+        self.shown["RequestIdPlayed"] = detail
 
 
 def _check(ok, what):

@@ -48,10 +48,11 @@ def follow(stub, table_id, seat_token, token, log):
 
 
 def state_after(update):
-    """(view, legal_moves) of the seat after an update; view is None on the updates of a resume
-    that carry none (only the last does)."""
+    """(view, legal_moves) of the seat after an update. On a stream opened with_view every update
+    carries them, those of a resume too (docs/api.md section 7), so an empty legal_moves means the
+    seat has no move then."""
     if update.WhichOneof("update") == "snapshot":
         return update.snapshot.view, update.snapshot.legal_moves
-    if update.HasField("view"):
-        return update.view, update.legal_moves
-    return None, ()
+    if not update.HasField("view"):
+        raise ProtocolError(f"Connect with_view: update {update.seq} carries no view")
+    return update.view, update.legal_moves

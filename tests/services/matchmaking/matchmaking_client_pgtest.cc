@@ -251,6 +251,56 @@ TEST_F(MatchmakingClientTest, PartyRefusalsNameTheCallersParty) {
   EXPECT_EQ(State(), before);
 }
 
+// Only the party's own ticket keeps its members in it: a partner leaves a party whose leader
+// queued alone, and a refusal while the party is queued names its ticket in a PartyTicket detail,
+// which either member may cancel.
+TEST_F(MatchmakingClientTest, LeavingAPartyWaitsOnlyForThePartysOwnTicket) {
+  Start(/*passes=*/false);
+  auto leave = [this](const std::string& player, const std::string& party_id) {
+    auto context = kahve::testing::ContextFor(player);
+    v1::LeavePartyRequest request;
+    request.set_party_id(party_id);
+    v1::LeavePartyResponse left;
+    return mm().stub().LeaveParty(context.get(), request, &left);
+  };
+  v1::Party party;
+  ASSERT_TRUE(CreateParty("ana", &party).ok());
+  ASSERT_TRUE(JoinParty("bora", party.invite_code()).ok());
+  std::string solo;
+  ASSERT_TRUE(Enqueue("ana", LiarsDice(3), &solo).ok());
+  ASSERT_TRUE(leave("bora", party.party_id()).ok()) << "the leader queued alone";
+  v1::Party now;
+  EXPECT_EQ(GetMyParty("bora", &now).error_code(), grpc::StatusCode::NOT_FOUND);
+  v1::TicketUpdate ana_ticket;
+  ASSERT_TRUE(GetMyTicket("ana", &ana_ticket).ok());
+  EXPECT_EQ(ana_ticket.ticket_id(), solo) << "the leader's own ticket is untouched";
+
+  ASSERT_TRUE(GetMyParty("ana", &now).ok());
+  ASSERT_TRUE(JoinParty("bora", now.invite_code()).ok());
+  ASSERT_TRUE(Cancel("ana", solo).ok());
+  v1::EnqueueRequest together = LiarsDice(4);
+  together.set_party_id(party.party_id());
+  std::string party_ticket;
+  ASSERT_TRUE(Enqueue("ana", together, &party_ticket).ok());
+  const std::string before = State();
+  for (const char* member : {"bora", "ana"}) {
+    SCOPED_TRACE(member);
+    const grpc::Status refused = leave(member, party.party_id());
+    EXPECT_EQ(refused.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+    EXPECT_EQ(refused.error_message(),
+              "the party is queued (ticket " + party_ticket + "); cancel it first");
+    const absl::StatusOr<v1::PartyTicket> queued = DetailOf<v1::PartyTicket>(refused);
+    ASSERT_TRUE(queued.ok()) << queued.status();
+    EXPECT_EQ(queued->party_id(), party.party_id());
+    EXPECT_EQ(queued->ticket_id(), party_ticket);
+  }
+  EXPECT_EQ(State(), before) << "a refusal changes nothing";
+
+  ASSERT_TRUE(Cancel("bora", party_ticket).ok()) << "either member may cancel the party's ticket";
+  ASSERT_TRUE(leave("bora", party.party_id()).ok());
+  EXPECT_EQ(GetMyParty("bora", &now).error_code(), grpc::StatusCode::NOT_FOUND);
+}
+
 TEST_F(MatchmakingClientTest, GetMyPartyAnswersEachMemberAboutThemselves) {
   Start(/*passes=*/false);
   v1::Party party;

@@ -1,12 +1,14 @@
 // What a client needs to play from the API alone: every seat's legal moves in every ruleset
 // (GetView, snapshots), streams that carry the view and legal moves with each update
-// (ConnectRequest.with_view), and a stale expected_seq answered with the table's seq in the
+// (ConnectRequest.with_view), resumes included, out-of-turn moves among the legal moves but not
+// in to_act, and an expected_seq that is not the table's answered with the table's seq in the
 // error's details.
 
 #include <string>
 #include <vector>
 
 #include "engine/core/registry.h"
+#include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "tests/services/service_testing.h"
@@ -157,25 +159,100 @@ TEST_F(TableClientViewTest, WithViewStreamsCarryTheViewAfterEachUpdate) {
   }
 }
 
-// Resuming with_view: the missed updates come as they were, and the last carries the view now.
-TEST_F(TableClientViewTest, AResumeWithViewEndsWithTheViewNow) {
+// Resuming with_view: the missed updates come as they were, each with the view and legal moves
+// the seat had after it, exactly as a stream open all along received them.
+TEST_F(TableClientViewTest, AResumeWithViewCarriesTheViewAfterEveryUpdate) {
   std::string table_id;
   const std::vector<Player> players = CreateTable({"ana", "ben"}, Relaxed(), &table_id);
-  ASSERT_EQ(PlayToTheEnd(table_id, players, /*max_moves=*/4), 4);
+  auto live = ConnectWithView(table_id, "ben", players[1].token);
+  ASSERT_TRUE(live->WaitForSeq(0));
+  ASSERT_EQ(PlayToTheEnd(table_id, players, /*max_moves=*/5), 5);
   auto now = View(table_id, "ben", players[1].token);
   ASSERT_TRUE(now.ok());
-  ASSERT_GE(now->seq(), 3u);
+  ASSERT_GE(now->seq(), 5u);
+  ASSERT_TRUE(live->WaitForSeq(now->seq()));
   auto resumed = ConnectWithView(table_id, "ben", players[1].token, /*after_seq=*/1);
   ASSERT_TRUE(resumed->WaitForSeq(now->seq()));
   const std::vector<v1::TableUpdate> updates = resumed->updates();
   ASSERT_FALSE(updates.front().has_snapshot()) << "the updates after seq 1 are still kept";
   EXPECT_EQ(updates.front().seq(), 2u);
-  for (size_t index = 0; index + 1 < updates.size(); ++index) {
-    EXPECT_FALSE(updates[index].has_view()) << "update " << updates[index].seq();
+  EXPECT_EQ(CheckStream(updates, players[1].seat, /*after_seq=*/1), "");
+  const std::vector<v1::TableUpdate> seen = live->updates();
+  bool some_without_moves = false;
+  bool some_with_moves = false;
+  for (const v1::TableUpdate& update : updates) {
+    ASSERT_TRUE(update.has_view()) << "update " << update.seq();
+    ASSERT_LT(update.seq(), seen.size());
+    const v1::TableUpdate& as_sent = seen[update.seq()];
+    ASSERT_EQ(as_sent.seq(), update.seq());
+    EXPECT_TRUE(MessageDifferencer::Equals(update, as_sent)) << "update " << update.seq();
+    (update.legal_moves().empty() ? some_without_moves : some_with_moves) = true;
   }
-  ASSERT_TRUE(updates.back().has_view());
+  EXPECT_TRUE(some_with_moves && some_without_moves) << "ben's turns and ana's both resumed";
   EXPECT_TRUE(MessageDifferencer::Equals(updates.back().view(), now->view()));
   EXPECT_EQ(updates.back().legal_moves_size(), now->legal_moves_size());
+}
+
+// Classic okey's gosterme may be played out of turn. to_act is public, so it names only the seat
+// whose turn it is (naming the twin's holder would tell where the twin is); the seat's own legal
+// moves list the showing, and they are what says a seat may act.
+TEST_F(TableClientViewTest, OutOfTurnMovesAreLegalMovesOfASeatNotToAct) {
+  v1::GameSettings settings;
+  settings.mutable_okey()->set_players(4);
+  // A deal where a seat other than the starter holds the indicator's twin.
+  uint64_t seed = 0;
+  int holder = -1;
+  int idle = -1;
+  for (seed = 1; seed < 200 && holder < 0; ++seed) {
+    v1::Deal deal;
+    deal.set_seed(seed);
+    auto game = engine::NewGame(settings, deal);
+    ASSERT_TRUE(game.ok()) << game.status();
+    const std::vector<int> to_act = (*game)->SeatsToAct();
+    ASSERT_EQ(to_act.size(), 1u);
+    for (int seat = 0; seat < 4; ++seat) {
+      if (seat == to_act[0]) continue;
+      const std::vector<v1::Move> moves = (*game)->LegalMoves(seat);
+      if (!moves.empty()) holder = seat;
+      if (moves.empty() && idle < 0) idle = seat;
+    }
+    if (holder < 0) idle = -1;
+  }
+  ASSERT_GE(holder, 0) << "no seed under 200 deals the twin to a seat not to act";
+  ASSERT_GE(idle, 0);
+  --seed;
+  std::string table_id;
+  const std::vector<Player> players = CreateTable(kFour, Relaxed(), &table_id, seed, &settings);
+  auto stream = ConnectWithView(table_id, players[holder].id, players[holder].token);
+  ASSERT_TRUE(stream->WaitForSeq(0));
+  const v1::Snapshot snapshot = stream->updates().front().snapshot();
+  EXPECT_THAT(snapshot.view().to_act(), ::testing::Not(::testing::Contains(holder)));
+  ASSERT_EQ(snapshot.legal_moves_size(), 1);
+  EXPECT_TRUE(snapshot.legal_moves(0).okey().has_show_indicator());
+
+  auto view = View(table_id, players[holder].id, players[holder].token);
+  ASSERT_TRUE(view.ok());
+  EXPECT_THAT(view->view().to_act(), ::testing::Not(::testing::Contains(holder)));
+  ASSERT_EQ(view->legal_moves_size(), 1);
+  EXPECT_TRUE(view->legal_moves(0).okey().has_show_indicator());
+  auto other = View(table_id, players[idle].id, players[idle].token);
+  ASSERT_TRUE(other.ok());
+  EXPECT_EQ(other->legal_moves_size(), 0) << "a seat not to act without the twin may not act";
+
+  v1::PlayResponse shown;
+  ASSERT_TRUE(Play(table_id, players[holder], view->legal_moves(0), &shown).ok());
+  auto after = View(table_id, players[holder].id, players[holder].token);
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(after->legal_moves_size(), 0) << "the twin is shown once";
+  EXPECT_THAT(after->view().to_act(), ::testing::ElementsAreArray(view->view().to_act()))
+      << "showing passes no turn";
+  // Every seat's stream got the showing with the seats to act, and never the holder among them.
+  ASSERT_TRUE(stream->WaitForSeq(shown.seq()));
+  const v1::TableUpdate update = stream->updates().back();
+  ASSERT_TRUE(update.has_move());
+  EXPECT_EQ(update.move().seat(), holder);
+  EXPECT_THAT(update.move().to_act(), ::testing::Not(::testing::Contains(holder)));
+  EXPECT_EQ(update.legal_moves_size(), 0);
 }
 
 // ABORTED for a stale expected_seq names the table's seq in a StaleSeq detail; nothing changes.
@@ -205,6 +282,18 @@ TEST_F(TableClientViewTest, AStaleExpectedSeqCarriesTheTablesSeq) {
   auto after = View(table_id, "ana", players[0].token);
   ASSERT_TRUE(after.ok());
   EXPECT_EQ(after->seq(), before->seq());
+
+  // An expected_seq ahead of the table (not from its history) is answered the same way; the
+  // detail shows which side is ahead.
+  request.set_expected_seq(before->seq() + 5);
+  auto ahead_context = kahve::testing::ContextFor("ana");
+  const grpc::Status ahead = stub().Play(ahead_context.get(), request, &response);
+  ASSERT_EQ(ahead.error_code(), grpc::StatusCode::ABORTED) << ahead.error_message();
+  const absl::StatusOr<v1::StaleSeq> not_yet = kahve::testing::DetailOf<v1::StaleSeq>(ahead);
+  ASSERT_TRUE(not_yet.ok()) << not_yet.status();
+  EXPECT_EQ(not_yet->table_seq(), before->seq());
+  EXPECT_EQ(not_yet->expected_seq(), before->seq() + 5);
+  EXPECT_EQ(View(table_id, "ana", players[0].token)->seq(), before->seq());
 }
 
 }  // namespace

@@ -6,8 +6,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/notification.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/descriptor.pb.h"
+#include "google/protobuf/dynamic_message.h"
 #include "google/protobuf/util/message_differencer.h"
+#include "grpcpp/generic/generic_stub.h"
 #include "gtest/gtest.h"
 #include "tests/services/service_testing.h"
 #include "tests/services/table/table_fixture.h"
@@ -59,6 +63,42 @@ class TableLayingOkeyTest : public TableServiceTest,
     request.set_seat_token(token);
     return stub().GetHints(context.get(), request, response);
   }
+};
+
+// kahve.v1 as a client built before okey51 and okey101 had Hints fields of their own knows it:
+// today's files with Hints' fields okey101 (12) and okey51 (13) taken out.
+class EarlierProtos {
+ public:
+  EarlierProtos() { Add(v1::GetHintsResponse::descriptor()->file()); }
+  // `bytes` parsed as that client's GetHintsResponse.
+  std::unique_ptr<google::protobuf::Message> ParseHintsResponse(const std::string& bytes) {
+    const google::protobuf::Descriptor* type =
+        pool_.FindMessageTypeByName("kahve.v1.GetHintsResponse");
+    std::unique_ptr<google::protobuf::Message> message(factory_.GetPrototype(type)->New());
+    if (!message->ParseFromString(bytes)) return nullptr;
+    return message;
+  }
+
+ private:
+  void Add(const google::protobuf::FileDescriptor* file) {
+    if (pool_.FindFileByName(file->name()) != nullptr) return;
+    for (int index = 0; index < file->dependency_count(); ++index) Add(file->dependency(index));
+    google::protobuf::FileDescriptorProto proto;
+    file->CopyTo(&proto);
+    for (google::protobuf::DescriptorProto& message : *proto.mutable_message_type()) {
+      if (message.name() != "Hints") continue;
+      google::protobuf::DescriptorProto earlier = message;
+      earlier.clear_field();
+      for (const google::protobuf::FieldDescriptorProto& field : message.field()) {
+        if (field.number() != 12 && field.number() != 13) *earlier.add_field() = field;
+      }
+      message = earlier;
+    }
+    EXPECT_NE(pool_.BuildFile(proto), nullptr) << file->name();
+  }
+
+  google::protobuf::DescriptorPool pool_;
+  google::protobuf::DynamicMessageFactory factory_{&pool_};
 };
 
 // The tiles the hints sort (groups and loose), as names, sorted.
@@ -163,6 +203,64 @@ TEST_P(TableLayingOkeyTest, NoStreamOrViewShowsAnotherSeatsTiles) {
       }
     }
   }
+}
+
+// okey51's and okey101's hints moved to fields of their own (CHANGELOG.md, 0.2.0): a client built
+// on the protos before still finds them in Hints.okey, and one built on today's in its own field.
+TEST_P(TableLayingOkeyTest, ClientsOfEarlierProtosStillFindTheHintsInHintsOkey) {
+  std::string table_id;
+  const v1::GameSettings settings = Settings(/*hints=*/true);
+  const std::vector<Player> players = CreateTable(kFour, Relaxed(), &table_id, 7, &settings);
+  v1::GetHintsResponse current;
+  ASSERT_TRUE(Hints(table_id, "ana", players[0].token, &current).ok());
+  const v1::OkeyHints& hints = okey101() ? current.hints().okey101() : current.hints().okey51();
+  ASSERT_FALSE(hints.loose().empty() && hints.groups().empty());
+
+  // The same call with the raw bytes on the wire, as any client receives them.
+  v1::GetHintsRequest request;
+  request.set_table_id(table_id);
+  request.set_seat_token(players[0].token);
+  grpc::GenericStub generic(grpc::CreateChannel(absl::StrCat("127.0.0.1:", server_->port()),
+                                                grpc::InsecureChannelCredentials()));
+  auto context = kahve::testing::ContextFor("ana");
+  const std::string request_bytes = request.SerializeAsString();
+  grpc::Slice request_slice(request_bytes);
+  grpc::ByteBuffer request_buffer(&request_slice, 1);
+  grpc::ByteBuffer response_buffer;
+  absl::Notification answered;
+  grpc::Status status;
+  generic.UnaryCall(context.get(), "/kahve.v1.TableService/GetHints", grpc::StubOptions(),
+                    &request_buffer, &response_buffer, [&](grpc::Status done) {
+                      status = std::move(done);
+                      answered.Notify();
+                    });
+  answered.WaitForNotification();
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  std::vector<grpc::Slice> slices;
+  ASSERT_TRUE(response_buffer.Dump(&slices).ok());
+  std::string wire;
+  for (const grpc::Slice& slice : slices) wire.append(slice.begin(), slice.end());
+
+  v1::GetHintsResponse today;
+  ASSERT_TRUE(today.ParseFromString(wire));
+  ASSERT_EQ(today.hints().ruleset_case(), okey101() ? v1::Hints::kOkey101 : v1::Hints::kOkey51);
+  EXPECT_TRUE(MessageDifferencer::Equals(
+      okey101() ? today.hints().okey101() : today.hints().okey51(), hints));
+
+  EarlierProtos earlier_protos;
+  std::unique_ptr<google::protobuf::Message> earlier = earlier_protos.ParseHintsResponse(wire);
+  ASSERT_NE(earlier, nullptr);
+  const google::protobuf::Message& earlier_hints = earlier->GetReflection()->GetMessage(
+      *earlier, earlier->GetDescriptor()->FindFieldByName("hints"));
+  const google::protobuf::FieldDescriptor* okey_field =
+      earlier_hints.GetDescriptor()->FindFieldByName("okey");
+  ASSERT_TRUE(earlier_hints.GetReflection()->HasField(earlier_hints, okey_field));
+  EXPECT_EQ(
+      earlier_hints.GetReflection()->GetMessage(earlier_hints, okey_field).SerializeAsString(),
+      hints.SerializeAsString());
+  EXPECT_EQ(earlier->GetReflection()->GetUInt64(*earlier,
+                                                earlier->GetDescriptor()->FindFieldByName("seq")),
+            current.seq());
 }
 
 TEST_P(TableLayingOkeyTest, HintsAreRefusedWhereTheTableTurnsThemOff) {

@@ -1,6 +1,7 @@
 // Practice tables through the real table service (gRPC and PostgreSQL), for every ruleset: one
 // player and bots, pause and resume, undo and redo, a restart in between, and never rated.
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -357,6 +358,96 @@ TEST_F(TablePracticeTest, BadPracticeRequestsGetPreciseErrorsAndChangeNothing) {
   const std::vector<Player> players = CreateTable({"ana", "ben"}, v1::TableOptions(), &ordinary);
   EXPECT_EQ(Call(v1::PracticeChange::PAUSED, ordinary, players[0], &ignored).error_code(),
             grpc::StatusCode::FAILED_PRECONDITION);
+}
+
+// Pass-and-play (issue 30): one identity holds several seats of a practice table, each with its
+// own token, and a token opens only its own seat's hand; undo takes back the table's last
+// decision by any of the player's seats.
+TEST_F(TablePracticeTest, OnePlayerHoldsSeveralSeatsAndEachTokenShowsOnlyItsOwnHand) {
+  v1::CreatePracticeTableRequest request;
+  request.mutable_settings()->mutable_okey()->set_players(4);
+  request.set_seat(0);
+  request.add_more_seats(2);
+  request.set_seed(11);
+  v1::CreatePracticeTableResponse created;
+  ASSERT_TRUE(CreatePractice(request, &created).ok());
+  ASSERT_EQ(created.seats_size(), 2);
+  EXPECT_EQ(created.seats(0).seat(), 0);
+  EXPECT_EQ(created.seats(1).seat(), 2);
+  EXPECT_EQ(created.seat(), 0);
+  EXPECT_EQ(created.seat_token(), created.seats(0).seat_token());
+  EXPECT_NE(created.seats(0).seat_token(), created.seats(1).seat_token());
+  const Player first{kPia, 0, created.seats(0).seat_token()};
+  const Player third{kPia, 2, created.seats(1).seat_token()};
+
+  absl::StatusOr<v1::GetViewResponse> view0 = View(created.table_id(), kPia, first.token);
+  absl::StatusOr<v1::GetViewResponse> view2 = View(created.table_id(), kPia, third.token);
+  ASSERT_TRUE(view0.ok() && view2.ok());
+  EXPECT_EQ(view0->view().seat(), 0);
+  EXPECT_EQ(view2->view().seat(), 2);
+  // Each token opens its own rack, as the engine deals it to that seat (the seed is fixed, so
+  // a one-seat practice table of the same deal shows the same racks), and a spectator none.
+  EXPECT_GE(view0->view().okey().my_hand_size(), 14);
+  EXPECT_GE(view2->view().okey().my_hand_size(), 14);
+  EXPECT_FALSE(MessageDifferencer::Equals(view0->view().okey(), view2->view().okey()));
+  absl::StatusOr<v1::GetViewResponse> spectator = View(created.table_id(), kPia, "");
+  ASSERT_TRUE(spectator.ok());
+  EXPECT_EQ(spectator->view().okey().my_hand_size(), 0);
+  for (const int seat : {0, 2}) {
+    v1::CreatePracticeTableRequest alone = request;
+    alone.set_seat(seat);
+    alone.clear_more_seats();
+    alone.set_request_id(absl::StrCat("alone-", seat));
+    v1::CreatePracticeTableResponse single;
+    ASSERT_TRUE(CreatePractice(alone, &single).ok());
+    absl::StatusOr<v1::GetViewResponse> reference =
+        View(single.table_id(), kPia, single.seat_token());
+    ASSERT_TRUE(reference.ok());
+    const auto& shown = (seat == 0 ? view0 : view2)->view().okey().my_hand();
+    EXPECT_TRUE(std::equal(shown.begin(), shown.end(), reference->view().okey().my_hand().begin(),
+                           reference->view().okey().my_hand().end()))
+        << "seat " << seat;
+  }
+  // Both seats are the player's; once the bots have moved, exactly one of them is to act.
+  const absl::Time deadline = absl::Now() + absl::Seconds(20);
+  while (view0->legal_moves().empty() && view2->legal_moves().empty() && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(20));
+    view0 = View(created.table_id(), kPia, first.token);
+    view2 = View(created.table_id(), kPia, third.token);
+    ASSERT_TRUE(view0.ok() && view2.ok());
+  }
+  ASSERT_NE(view0->legal_moves().empty(), view2->legal_moves().empty());
+  // The first seat plays, the bot at seat 1 replies, then seat 2 is to act by its own token.
+  const Player& mover = view0->legal_moves().empty() ? third : first;
+  v1::PlayResponse played;
+  const v1::Move move = (mover.seat == 0 ? view0 : view2)->legal_moves(0);
+  ASSERT_TRUE(Play(created.table_id(), mover, move, &played, "pp-1").ok());
+  // The other seat's token cannot play for this one.
+  const Player& other = mover.seat == 0 ? third : first;
+  v1::PlayResponse refused;
+  EXPECT_FALSE(Play(created.table_id(), other, move, &refused, "pp-2").ok());
+  // Undo from either seat takes back the table's last decision of the player.
+  v1::PracticeResponse undone;
+  ASSERT_TRUE(Call(v1::PracticeChange::UNDONE, created.table_id(), other, &undone).ok());
+  EXPECT_EQ(undone.view().seat(), other.seat);
+  absl::StatusOr<v1::GetViewResponse> again =
+      View(created.table_id(), kPia, mover.seat == 0 ? first.token : third.token);
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(again->legal_moves().empty()) << "the move is taken back: its seat acts again";
+
+  // Seats must be distinct and in range; nothing is created otherwise.
+  for (const int bad : {0, 4, -1}) {
+    v1::CreatePracticeTableRequest wrong = request;
+    wrong.set_request_id(absl::StrCat("bad-", bad));
+    wrong.clear_more_seats();
+    wrong.add_more_seats(bad);
+    v1::CreatePracticeTableResponse none;
+    const grpc::Status status = CreatePractice(wrong, &none);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << bad;
+    EXPECT_NE(status.error_message().find("more_seats[0]"), std::string::npos)
+        << status.error_message();
+  }
+  EXPECT_EQ(Count("SELECT count(*) FROM table_tables"), 3);
 }
 
 }  // namespace

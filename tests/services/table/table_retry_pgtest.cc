@@ -48,9 +48,16 @@ TEST_F(TableServiceTest, RetriesApplyOnceAndDryRunsApplyNothing) {
   EXPECT_TRUE(MessageDifferencer::Equals(first, again));
   EXPECT_EQ(View(table_id, "ana", players[0].token)->seq(), 1u);
   EXPECT_EQ(Count("SELECT count(*) FROM table_log"), log_rows + 1);
+  // The id reused for another move: refused, naming the move it played and where.
   v1::PlayResponse other;
-  EXPECT_EQ(Play(table_id, mover, BidMove(3, 3), &other, "req-1").error_code(),
-            grpc::StatusCode::ALREADY_EXISTS);
+  const grpc::Status reused = Play(table_id, mover, BidMove(3, 3), &other, "req-1");
+  EXPECT_EQ(reused.error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  const absl::StatusOr<v1::RequestIdPlayed> earlier =
+      kahve::testing::DetailOf<v1::RequestIdPlayed>(reused);
+  ASSERT_TRUE(earlier.ok()) << earlier.status();
+  EXPECT_EQ(earlier->request_id(), "req-1");
+  EXPECT_EQ(earlier->seq(), first.seq());
+  EXPECT_TRUE(MessageDifferencer::Equals(earlier->move(), BidMove(2, 3)));
   EXPECT_EQ(View(table_id, "ana", players[0].token)->seq(), 1u);
 
   // CreateTable retried by the matchmaker: the same table and tokens; other content is refused.
@@ -97,6 +104,17 @@ TEST_F(TableServiceTest, ReplaysComeAtTheEndExceptForAdmins) {
   EXPECT_EQ(replay.seats_size(), 4);
   EXPECT_EQ(replay.result().seats_size(), 4);
   for (const v1::ReplayMove& move : replay.moves()) EXPECT_FALSE(move.by_bot());
+  // Every event, each seat's private dice too (the game is over): the deal's four rolls, and each
+  // challenge's reveal and new rolls.
+  int private_rolls = 0;
+  for (const v1::Event& event : replay.deal_events()) private_rolls += event.has_private_to();
+  EXPECT_EQ(private_rolls, 4);
+  for (int index = 0; index < replay.moves_size(); ++index) {
+    EXPECT_GT(replay.moves(index).events_size(), 0);
+    for (const v1::Event& event : replay.moves(index).events()) {
+      EXPECT_EQ(event.move_number(), static_cast<uint64_t>(index + 1));
+    }
+  }
   request.set_table_id("t-unknown");
   auto unknown = kahve::testing::ContextFor("ana");
   EXPECT_EQ(stub().GetReplay(unknown.get(), request, &replay).error_code(),

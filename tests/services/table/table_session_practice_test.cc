@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "tests/services/table/table_session_testing.h"
 
@@ -299,6 +300,63 @@ TEST(TableSessionPracticeTest, BadPracticeCallsGetPreciseErrorsAndChangeNothing)
   // After resigning the table is closed; there is nothing to take back.
   ASSERT_TRUE(table.session->Resign(kPlayer, table.now).ok());
   EXPECT_EQ(code(kPlayer, v1::PracticeChange::UNDONE), absl::StatusCode::kFailedPrecondition);
+}
+
+// A stream with_view resumed over undos and redos gets, with every missed update, the view and
+// legal moves a stream open all along got: the views are rebuilt from the moves in force then.
+TEST(TableSessionPracticeTest, AResumeWithViewRebuildsTheViewsAcrossUndoAndRedo) {
+  Table table(PracticeEntry());
+  ASSERT_FALSE(table.session->StreamOpened(kPlayer, /*with_view=*/true, table.now).has_value());
+  ASSERT_FALSE(table.session->StreamOpened(engine::kSpectator, true, table.now).has_value());
+  std::vector<AppliedEntry> applied;
+  auto keep = [&applied](std::vector<AppliedEntry> entries) {
+    for (AppliedEntry& entry : entries) applied.push_back(std::move(entry));
+  };
+  auto play = [&] {
+    const v1::Move move = table.session->game().LegalMoves(kPlayer).back();
+    PlayResult result = table.session->Play(kPlayer, move, "", std::nullopt, false, table.now);
+    ASSERT_TRUE(result.status.ok()) << result.status;
+    applied.push_back(*std::move(result.applied));
+  };
+  auto practice = [&](v1::PracticeChange::Kind kind) {
+    absl::StatusOr<PracticeResult> result = table.Practice(kind);
+    ASSERT_TRUE(result.ok()) << result.status();
+    applied.push_back(*std::move(result->applied));
+  };
+  keep(DriveClock(table.session.get(), &table.now));
+  play();
+  keep(DriveClock(table.session.get(), &table.now));
+  play();
+  keep(DriveClock(table.session.get(), &table.now));
+  practice(v1::PracticeChange::UNDONE);
+  practice(v1::PracticeChange::UNDONE);
+  practice(v1::PracticeChange::REDONE);
+  play();
+  keep(DriveClock(table.session.get(), &table.now));
+  practice(v1::PracticeChange::UNDONE);
+  practice(v1::PracticeChange::PAUSED);
+  practice(v1::PracticeChange::REDONE);
+  practice(v1::PracticeChange::RESUMED);
+  keep(DriveClock(table.session.get(), &table.now));
+  ASSERT_FALSE(HasFailure());
+  ASSERT_EQ(applied.size(), table.session->seq());
+
+  for (const int recipient : {kPlayer, engine::kSpectator}) {
+    for (const uint64_t after : {uint64_t{0}, uint64_t{3}, applied.size() - 4}) {
+      SCOPED_TRACE(absl::StrCat("recipient ", recipient, ", after seq ", after));
+      auto resumed = table.session->ResumeFor(recipient, after, /*with_view=*/true);
+      ASSERT_TRUE(resumed.ok() && resumed->has_value());
+      ASSERT_EQ((*resumed)->size(), applied.size() - after);
+      for (size_t index = after; index < applied.size(); ++index) {
+        v1::TableUpdate live = UpdateFor(applied[index], recipient);
+        ASSERT_TRUE(applied[index].live_views.at(recipient + 1).has_value());
+        AttachView(*applied[index].live_views[recipient + 1], live);
+        const v1::TableUpdate& again = (**resumed)[index - after];
+        ASSERT_TRUE(again.has_view());
+        EXPECT_EQ(again.SerializeAsString(), live.SerializeAsString()) << "seq " << live.seq();
+      }
+    }
+  }
 }
 
 TEST(TableSessionPracticeTest, AnOrdinaryTableHasNoPracticeCalls) {
