@@ -1,6 +1,6 @@
 // The gateway's settings: each a flag (--name=value or --name value; booleans also --name and
 // --noname) and, as for the services, also read from the environment variable KAHVE_<NAME>; a flag
-// on the command line wins. docs/web.md lists them all (`--help` prints them).
+// on the command line wins. docs/configuration.md lists them all (`--help` prints them).
 
 type Kind = "string" | "int" | "bool";
 
@@ -38,6 +38,8 @@ export const kFlags = {
   stream_max_seconds: { kind: "int", default: 3600, help: "A server stream is ended after this long with UNAVAILABLE (clients resume by after_seq); 0: never." },
   unary_timeout_seconds: { kind: "int", default: 30, help: "Deadline of a unary call whose client sent none (or a longer one)." },
   max_connections: { kind: "int", default: 20000, help: "Open client connections the gateway accepts." },
+  max_connections_per_peer: { kind: "int", default: 256, help: "Open client connections one peer address (IP) may hold; more are closed as they are accepted. Behind a proxy its few addresses are the peers: keep it above its connection pool." },
+  connection_idle_timeout_seconds: { kind: "int", default: 300, help: "A client connection with no request in flight for this long is closed (HTTP/1.1 keep-alive, HTTP/2 sessions without streams); 0: never." },
   drain_seconds: { kind: "int", default: 5, help: "On SIGTERM, seconds /healthz answers 503 before the gateway stops accepting." },
   shutdown_deadline_seconds: { kind: "int", default: 10, help: "On SIGTERM, seconds unary calls get to finish after the drain (streams end at once with UNAVAILABLE)." },
   log_level: { kind: "string", default: "info", help: "Lowest log level written: debug, info, warning, error." },

@@ -193,6 +193,33 @@ export function createHandler(parts: GatewayParts): (req: Request, res: Response
 }
 
 /**
+ * Open connections per peer address, so that one address cannot take every slot of
+ * --max_connections. A socket admitted is counted until it closes.
+ */
+export class PeerCounts {
+  private readonly counts = new Map<string, number>();
+  constructor(private readonly limit: number) {}
+
+  admit(socket: net.Socket): boolean {
+    const peer = socket.remoteAddress ?? "";
+    const held = this.counts.get(peer) ?? 0;
+    if (this.limit > 0 && held >= this.limit) return false;
+    this.counts.set(peer, held + 1);
+    socket.once("close", () => {
+      const left = (this.counts.get(peer) ?? 1) - 1;
+      if (left === 0) this.counts.delete(peer);
+      else this.counts.set(peer, left);
+    });
+    return true;
+  }
+
+  /** Peers holding connections (bounded by --max_connections). */
+  get peers(): number {
+    return this.counts.size;
+  }
+}
+
+/**
  * One listening socket for both protocols: HTTP/2's client preface starts with "PRI * HTTP/2.0",
  * anything else is HTTP/1.x. The socket goes to the matching server with its first bytes put back.
  */
@@ -207,13 +234,29 @@ export function createFront(handler: (req: Request, res: Response) => void, conf
   }, handler);
   const sockets = new Set<net.Socket>();
   const sessions = new Set<http2.ServerHttp2Session>();
+  const idleMs = config.connection_idle_timeout_seconds * 1000;
   h2.on("session", (session) => {
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
+    // A session without streams holds a connection slot for nothing: close it once idle. One with
+    // an open stream (a table's Connect may be quiet for minutes) stays.
+    let streams = 0;
+    session.on("stream", (stream) => {
+      streams += 1;
+      stream.once("close", () => { streams -= 1; });
+    });
+    if (idleMs > 0) session.setTimeout(idleMs, () => { if (streams === 0) session.close(); });
   });
+  // Before HTTP/1.1's keep-alive timeout takes over, a connection with no request yet.
+  if (idleMs > 0) http1.keepAliveTimeout = Math.min(http1.keepAliveTimeout, idleMs);
+  const perPeer = new PeerCounts(config.max_connections_per_peer);
   // Nagle's algorithm off, as http.Server has it: gRPC-Web answers are several small writes
   // (headers, the message, the trailers) that would otherwise wait for the client's delayed ACK.
   const server = net.createServer({ noDelay: true, keepAlive: true, keepAliveInitialDelay: 60_000 }, (socket) => {
+    if (!perPeer.admit(socket)) {
+      socket.destroy();
+      return;
+    }
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
     socket.setTimeout(20_000, () => socket.destroy()); // until the first bytes
