@@ -105,22 +105,28 @@ export function createHandler(parts: GatewayParts): (req: Request, res: Response
     send(res, status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...securityHeaders, ...extra }, `${text}\n`);
   };
 
+  // Answers a preflight, or refuses an origin that may not call; true when the request goes on.
+  const passesCors = (req: Request, res: Response, method: string): boolean => {
+    if (method === "OPTIONS") {
+      const answer = cors.preflight(req.headers);
+      metrics.httpRequest("preflight", answer.status);
+      send(res, answer.status, answer.headers);
+      return false;
+    }
+    if (!cors.permits(req.headers)) {
+      plain(res, "refused", 403, "this origin may not call the gateway (--allowed_origins)");
+      return false;
+    }
+    return true;
+  };
+
   return (req, res) => {
     const url = req.url ?? "/";
     const pathname = url.split("?", 1)[0]!;
     const method = req.method ?? "GET";
 
     if (pathname.startsWith(`${prefix}/`)) {
-      if (method === "OPTIONS") {
-        const answer = cors.preflight(req.headers);
-        metrics.httpRequest("preflight", answer.status);
-        send(res, answer.status, answer.headers);
-        return;
-      }
-      if (!cors.permits(req.headers)) {
-        plain(res, "refused", 403, "this origin may not call the gateway (--allowed_origins)");
-        return;
-      }
+      if (!passesCors(req, res, method)) return;
       for (const [k, v] of Object.entries(cors.responseHeaders(req.headers))) res.setHeader(k, v);
       rpc(req as never, res as never);
       return;
@@ -135,16 +141,7 @@ export function createHandler(parts: GatewayParts): (req: Request, res: Response
         plain(res, "guest", 404, "guest tokens are off (--guest_tokens)");
         return;
       }
-      if (method === "OPTIONS") {
-        const answer = cors.preflight(req.headers);
-        metrics.httpRequest("preflight", answer.status);
-        send(res, answer.status, answer.headers);
-        return;
-      }
-      if (!cors.permits(req.headers)) {
-        plain(res, "refused", 403, "this origin may not call the gateway (--allowed_origins)");
-        return;
-      }
+      if (!passesCors(req, res, method)) return;
       const headers = { "content-type": "application/json", "cache-control": "no-store", ...cors.responseHeaders(req.headers) };
       if (method === "GET") {
         metrics.httpRequest("guest", 200);
