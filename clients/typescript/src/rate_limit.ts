@@ -54,23 +54,26 @@ export function rateLimitRetryInterceptor(options: RateLimitRetryOptions = {}): 
     } catch (err) {
       refusal = rateLimited(err);
     }
-    for (let attempt = 1; ; attempt++) {
-      const delay = retryDelayMs(refusal) ?? 0;
-      if (delay > maxWaitMs || attempt > maxRetries || req.signal.aborted) throw refusal;
-      try {
-        return await inTurn(async () => {
-          // A few ms more (the hint is rounded, and timers fire early by a fraction of one), and up
-          // to 10% more, so that other clients refused together do not return in step.
-          const wait = delay + kMarginMs + Math.round(Math.random() * delay * 0.1);
-          options.onRetry?.(wait, refusal);
-          await sleep(wait, req.signal);
-          if (req.signal.aborted) throw refusal;
-          return next(req);
-        });
-      } catch (err) {
-        refusal = rateLimited(err);
+    // The call keeps its turn across its own retries: sent to the back of the line after each
+    // refusal, its hint would be stale again by the time its turn came, and it could run out of
+    // retries while the calls ahead of it took the allowance.
+    return inTurn(async () => {
+      for (let attempt = 1; ; attempt++) {
+        const delay = retryDelayMs(refusal) ?? 0;
+        if (delay > maxWaitMs || attempt > maxRetries || req.signal.aborted) throw refusal;
+        // A few ms more (the hint is rounded, and timers fire early by a fraction of one), and up
+        // to 10% more, so that other clients refused together do not return in step.
+        const wait = delay + kMarginMs + Math.round(Math.random() * delay * 0.1);
+        options.onRetry?.(wait, refusal);
+        await sleep(wait, req.signal);
+        if (req.signal.aborted) throw refusal;
+        try {
+          return await next(req);
+        } catch (err) {
+          refusal = rateLimited(err);
+        }
       }
-    }
+    });
   };
 }
 
