@@ -49,10 +49,20 @@ std::vector<std::string> UpdateLines(const v1::TableUpdate& update) {
   return lines;
 }
 
-std::string ResultText(const v1::Result& result, const std::vector<DemoGame>& games) {
+namespace {
+
+// The result's seats, best rank first (ties keep seat order).
+std::vector<v1::Result::SeatResult> SeatsByRank(const v1::Result& result) {
   std::vector<v1::Result::SeatResult> seats(result.seats().begin(), result.seats().end());
   std::stable_sort(seats.begin(), seats.end(),
                    [](const auto& a, const auto& b) { return a.rank() < b.rank(); });
+  return seats;
+}
+
+}  // namespace
+
+std::string ResultText(const v1::Result& result, const std::vector<DemoGame>& games) {
+  const std::vector<v1::Result::SeatResult> seats = SeatsByRank(result);
   std::vector<std::string> parts;
   for (const v1::Result::SeatResult& seat : seats) {
     parts.push_back(absl::StrFormat("rank %d %s (seat %d, score %g)", seat.rank(),
@@ -63,9 +73,7 @@ std::string ResultText(const v1::Result& result, const std::vector<DemoGame>& ga
 }
 
 std::string RankingText(const v1::Result& result, const std::vector<DemoGame>& games) {
-  std::vector<v1::Result::SeatResult> seats(result.seats().begin(), result.seats().end());
-  std::stable_sort(seats.begin(), seats.end(),
-                   [](const auto& a, const auto& b) { return a.rank() < b.rank(); });
+  const std::vector<v1::Result::SeatResult> seats = SeatsByRank(result);
   std::vector<std::string> parts;
   for (const v1::Result::SeatResult& seat : seats) {
     parts.push_back(absl::StrCat(PlayerAt(seat.seat(), games), " ", seat.rank()));
