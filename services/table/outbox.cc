@@ -19,11 +19,16 @@ namespace {
 // Stored errors are for people reading the table; a bounded length keeps rows small.
 constexpr size_t kMaxStoredError = 1000;
 
-const std::string& PickDueSql() {
-  static const std::string* sql = new std::string(
-      absl::StrCat("SELECT match_id, payload, attempts FROM table_outbox "
-                   "WHERE delivered_us IS NULL AND next_attempt_us <= ",
-                   kNowUsSql, " ORDER BY next_attempt_us LIMIT $1 FOR UPDATE SKIP LOCKED"));
+// Moves the oldest due row's next attempt $1 microseconds ahead (the claim) and returns it; the
+// row lock lasts only this statement.
+const std::string& ClaimNextSql() {
+  static const std::string* sql = new std::string(absl::StrCat(
+      "UPDATE table_outbox SET next_attempt_us = ", kNowUsSql,
+      " + $1 WHERE match_id = (SELECT match_id FROM table_outbox WHERE delivered_us IS NULL AND "
+      "next_attempt_us <= ",
+      kNowUsSql,
+      " ORDER BY next_attempt_us LIMIT 1 FOR UPDATE SKIP LOCKED) "
+      "RETURNING match_id, payload, attempts"));
   return *sql;
 }
 
@@ -54,28 +59,49 @@ Outbox::Outbox(common::PgPool& pool, prometheus::Registry& registry, OutboxSetti
 
 absl::Status Outbox::DeliverPending(const Send& send, int limit, int* picked) {
   if (picked != nullptr) *picked = 0;
+  for (int i = 0; i < limit; ++i) {
+    const absl::StatusOr<std::optional<Claimed>> claimed = ClaimNext();
+    if (!claimed.ok()) return claimed.status();
+    if (!claimed->has_value()) break;
+    if (picked != nullptr) ++*picked;
+    const Claimed& row = **claimed;
+    // Outside any transaction: a stalled rating service holds no connection of the pool.
+    const absl::Status sent = send(row.match_id, row.payload);
+    if (absl::Status recorded = Record(row, sent); !recorded.ok()) return recorded;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<Outbox::Claimed>> Outbox::ClaimNext() {
+  return pool_.RunReturning(
+      [&](pqxx::connection& connection) -> absl::StatusOr<std::optional<Claimed>> {
+        pqxx::nontransaction tx(connection);
+        const pqxx::result row =
+            tx.exec_params(ClaimNextSql(), absl::ToInt64Microseconds(settings_.claim_for));
+        if (row.empty()) return std::nullopt;
+        return Claimed{.match_id = row[0][0].as<std::string>(),
+                       .payload = pqxx::binarystring(row[0][1]).str(),
+                       .failures_before = row[0][2].as<int>()};
+      });
+}
+
+absl::Status Outbox::Record(const Claimed& row, const absl::Status& sent) {
+  if (sent.ok()) {
+    return pool_.Run([&](pqxx::connection& connection) {
+      pqxx::nontransaction tx(connection);
+      tx.exec_params0(MarkDeliveredSql(), row.match_id);
+      return absl::OkStatus();
+    });
+  }
+  const absl::Duration backoff = BackoffAfter(row.failures_before + 1);
+  common::LogWarning("outbox delivery failed", {{"match_id", row.match_id},
+                                                {"attempts", int64_t{row.failures_before + 1}},
+                                                {"retry_in_s", absl::ToDoubleSeconds(backoff)},
+                                                {"error", sent.ToString()}});
   return pool_.Run([&](pqxx::connection& connection) {
-    // A pqxx::work: should anything throw, it rolls back and releases the row locks.
-    pqxx::work tx(connection);
-    const pqxx::result due = tx.exec_params(PickDueSql(), std::max(0, limit));
-    for (const pqxx::row& row : due) {
-      const std::string match_id = row[0].as<std::string>();
-      const int failures_before = row[2].as<int>();
-      const absl::Status sent = send(match_id, pqxx::binarystring(row[1]).str());
-      if (sent.ok()) {
-        tx.exec_params0(MarkDeliveredSql(), match_id);
-        continue;
-      }
-      const absl::Duration backoff = BackoffAfter(failures_before + 1);
-      common::LogWarning("outbox delivery failed", {{"match_id", match_id},
-                                                    {"attempts", int64_t{failures_before + 1}},
-                                                    {"retry_in_s", absl::ToDoubleSeconds(backoff)},
-                                                    {"error", sent.ToString()}});
-      tx.exec_params0(MarkFailedSql(), match_id, absl::ToInt64Microseconds(backoff),
-                      sent.ToString().substr(0, kMaxStoredError));
-    }
-    tx.commit();
-    if (picked != nullptr) *picked = static_cast<int>(due.size());
+    pqxx::nontransaction tx(connection);
+    tx.exec_params0(MarkFailedSql(), row.match_id, absl::ToInt64Microseconds(backoff),
+                    sent.ToString().substr(0, kMaxStoredError));
     return absl::OkStatus();
   });
 }

@@ -6,9 +6,15 @@
 // RecordMatch until one is acknowledged, backing off after each failure. Delivery is at least once
 // (a send whose acknowledgement is not stored before a crash is sent again), which RecordMatch's
 // idempotence by match id makes exactly-once in effect.
+//
+// No transaction or pooled connection is held while a result is sent: a row is first claimed (its
+// next attempt moved `claim_for` ahead, committed), then sent, then marked; so a stalled rating
+// service costs the table host no database connection, and a host that dies mid-send leaves the
+// row due again once its claim lapses.
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -35,6 +41,9 @@ struct OutboxSettings {
   absl::Duration initial_backoff = absl::Milliseconds(500);
   absl::Duration max_backoff = absl::Seconds(60);
   double jitter = 0.2;
+  // How long a claimed row is kept from other hosts while it is sent: longer than a send can take
+  // (the relay's RecordMatch deadline is 10 s).
+  absl::Duration claim_for = absl::Seconds(60);
 };
 
 class Outbox {
@@ -46,11 +55,11 @@ class Outbox {
   // `pool` must outlive the outbox. Registers the gauge kahve_outbox_pending in `registry`.
   Outbox(common::PgPool& pool, prometheus::Registry& registry, OutboxSettings settings = {});
 
-  // Sends up to `limit` results that are due, oldest due first; marks each delivered on OK, or
-  // counts the attempt, stores the error and schedules the next attempt. The rows stay locked
-  // (FOR UPDATE SKIP LOCKED) until the pass ends, so outboxes of several hosts never send the same
-  // row at once. Returns the database's failure, not the sends'; `*picked` (if given) gets how
-  // many rows were due and sent.
+  // Sends up to `limit` results that are due, oldest due first, one at a time: claims one (in its
+  // own committed statement, FOR UPDATE SKIP LOCKED, so outboxes of several hosts never claim the
+  // same row), sends it holding no connection, then marks it delivered on OK, or counts the
+  // attempt, stores the error and schedules the next attempt. Returns the database's failure, not
+  // the sends'; `*picked` (if given) gets how many rows were claimed and sent.
   absl::Status DeliverPending(const Send& send, int limit, int* picked = nullptr);
 
   // Results not yet delivered; also sets kahve_outbox_pending.
@@ -61,6 +70,16 @@ class Outbox {
   absl::Duration BackoffAfter(int failures);
 
  private:
+  struct Claimed {
+    std::string match_id;
+    std::string payload;
+    int failures_before = 0;
+  };
+  // The oldest due row, claimed for settings_.claim_for; nullopt when none is due.
+  absl::StatusOr<std::optional<Claimed>> ClaimNext();
+  // Stores the outcome of the claimed row's send.
+  absl::Status Record(const Claimed& row, const absl::Status& sent);
+
   const OutboxSettings settings_;
   common::PgPool& pool_;
   prometheus::Gauge* pending_;

@@ -90,19 +90,19 @@ TableHostSettings HostSettingsFromFlags(const std::string& seat_key) {
 
 // Sends one finished match, as stored in the outbox, to the rating service.
 absl::Status SendToRating(v1::RatingService::Stub& rating, const std::string& bearer,
-                          const std::string& match_id, const std::string& payload) {
+                          absl::Duration deadline, const std::string& match_id,
+                          const std::string& payload) {
   v1::RecordMatchRequest request;
   if (!request.ParseFromString(payload)) return absl::DataLossError("outbox payload unreadable");
   grpc::ClientContext context;
   context.AddMetadata("authorization", absl::StrCat("Bearer ", bearer));
-  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+  context.set_deadline(absl::ToChronoTime(absl::Now() + deadline));
   v1::RecordMatchResponse response;
   const grpc::Status status = rating.RecordMatch(&context, request, &response);
   if (status.ok()) return absl::OkStatus();
   return absl::UnavailableError(
       absl::StrCat("RecordMatch of ", match_id, ": ", status.error_message()));
 }
-
 
 }  // namespace
 
@@ -133,8 +133,7 @@ absl::StatusOr<TableConfig> TableConfigFromFlags(const common::ServerSettings& s
   config.heartbeat_interval = absl::Seconds(absl::GetFlag(FLAGS_host_heartbeat_seconds));
   config.retention.practice = absl::Hours(absl::GetFlag(FLAGS_practice_log_retention_hours));
   const int rated_days = absl::GetFlag(FLAGS_rated_log_retention_days);
-  config.retention.rated =
-      rated_days > 0 ? absl::Hours(24) * rated_days : absl::InfiniteDuration();
+  config.retention.rated = rated_days > 0 ? absl::Hours(24) * rated_days : absl::InfiniteDuration();
   config.retention.interval = absl::Seconds(absl::GetFlag(FLAGS_log_retention_interval_seconds));
   return config;
 }
@@ -163,8 +162,8 @@ TableProcess::~TableProcess() { Stop(); }
 absl::Status TableProcess::Start() {
   if (absl::Status loaded = host_.LoadUnfinished(); !loaded.ok()) return loaded;
   if (absl::Status started = server_.Start(); !started.ok()) return started;
-  endpoint_ = config_.advertise.empty() ? absl::StrCat(Hostname(), ":", server_.port())
-                                        : config_.advertise;
+  endpoint_ =
+      config_.advertise.empty() ? absl::StrCat(Hostname(), ":", server_.port()) : config_.advertise;
   // Practice tables' players are told the entry address when there is one.
   host_.SetEndpoint(config_.table_client_endpoint.empty() ? endpoint_
                                                           : config_.table_client_endpoint);
@@ -173,8 +172,10 @@ absl::Status TableProcess::Start() {
     // acknowledged.
     rating_ = v1::RatingService::NewStub(common::RoundRobinChannel(config_.rating_target));
     relay_ = std::make_unique<OutboxRelay>(
-        outbox_, [this](const std::string& match_id, const std::string& payload) {
-          return SendToRating(*rating_, config_.rating_bearer, match_id, payload);
+        outbox_,
+        [this](const std::string& match_id, const std::string& payload) {
+          return SendToRating(*rating_, config_.rating_bearer, config_.rating_deadline, match_id,
+                              payload);
         },
         /*interval=*/absl::Milliseconds(200), /*batch_limit=*/32, config_.host.clock);
   }
@@ -268,8 +269,9 @@ absl::StatusOr<std::unique_ptr<common::ServiceProcess>> StartTable(
 }  // namespace
 
 const common::ServiceDescription kTableService{.name = "kahve-table",
-                                               .summary = "the tables: the game engine as the "
-                                                          "referee, and their streams (gRPC)",
+                                               .summary =
+                                                   "the tables: the game engine as the "
+                                                   "referee, and their streams (gRPC)",
                                                .default_port = 50052,
                                                .default_metrics_port = 9092,
                                                .start = &StartTable};

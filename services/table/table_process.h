@@ -5,6 +5,7 @@
 // server, the outbox relay to the rating service and the host registry's heartbeat. main reads
 // the config from flags (TableConfigFromFlags); tests build it themselves and run the same wiring.
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <thread>
@@ -13,9 +14,9 @@
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "kahve/v1/rating.grpc.pb.h"
-#include "services/common/call_gate.h"
 #include "services/common/auth.h"
 #include "services/common/budget.h"
+#include "services/common/call_gate.h"
 #include "services/common/clock.h"
 #include "services/common/metrics.h"
 #include "services/common/pg_pool.h"
@@ -52,6 +53,8 @@ struct TableConfig {
   // Where finished matches go, with this service-role bearer (without "Bearer ").
   std::string rating_target;
   std::string rating_bearer;
+  // How long one RecordMatch may take; the outbox's claim on the row (60 s) must outlast it.
+  absl::Duration rating_deadline = absl::Seconds(10);
   absl::Duration heartbeat_interval = absl::Seconds(1);
   // Tests that drive the registry or the outbox themselves turn these off.
   bool heartbeat = true;
@@ -99,7 +102,10 @@ class TableProcess final : public common::ServiceProcess {
   common::GrpcServer server_;
   std::string endpoint_;
   std::unique_ptr<v1::RatingService::Stub> rating_;
-  Outbox outbox_{pool_, metrics_.registry()};
+  // A claimed row outlasts a whole RecordMatch, with room to spare, before another host takes it.
+  Outbox outbox_{
+      pool_, metrics_.registry(),
+      OutboxSettings{.claim_for = std::max(absl::Seconds(60), 2 * config_.rating_deadline)}};
   std::unique_ptr<OutboxRelay> relay_;
   std::unique_ptr<LogRetention> retention_;
   absl::Notification stop_heartbeat_;

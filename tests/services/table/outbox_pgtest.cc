@@ -7,11 +7,16 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
+#include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
+#include "kahve/v1/rating.grpc.pb.h"
 #include "prometheus/registry.h"
+#include "services/common/pg_arrays.h"
 #include "services/table/outbox.h"
+#include "tests/services/table/table_fixture.h"
 #include "tests/services/table/table_store_test_util.h"
 #include "tests/support/pg_test_env.h"
 
@@ -192,6 +197,136 @@ TEST_F(OutboxTest, RelayDeliversInTheBackgroundUntilStopped) {
   absl::SleepFor(absl::Milliseconds(100));
   EXPECT_EQ(sent, 50);
   relay.Stop();
+}
+
+TEST_F(OutboxTest, ASendHoldsNoConnectionAndItsClaimKeepsOtherHostsAway) {
+  QueueResults(1);
+  // One connection each: a pass that held its connection through the send would stop every other
+  // use of the pool until the send returned.
+  common::PgPool pool(common::PgPoolSettings{.url = url(), .size = 1}, &registry_);
+  Outbox outbox(pool, registry_, OutboxSettings{.claim_for = absl::Seconds(5)});
+  absl::Notification sending;
+  absl::Notification release;
+  std::thread pass([&] {
+    EXPECT_TRUE(outbox
+                    .DeliverPending(
+                        [&](const std::string&, const std::string&) {
+                          sending.Notify();
+                          release.WaitForNotification();
+                          return absl::OkStatus();
+                        },
+                        10)
+                    .ok());
+  });
+  ASSERT_TRUE(sending.WaitForNotificationWithTimeout(absl::Seconds(20)));
+
+  // Mid-send: the pool's only connection is free, and the claimed row is no other host's to send.
+  EXPECT_TRUE(pool.Run([](pqxx::connection& connection) {
+                    pqxx::nontransaction tx(connection);
+                    tx.exec1("SELECT 1");
+                    return absl::OkStatus();
+                  })
+                  .ok());
+  common::PgPool other_pool(common::PgPoolSettings{.url = url(), .size = 1}, &registry_);
+  Outbox other(other_pool, registry_);
+  int other_sends = 0;
+  auto count_send = [&](const std::string&, const std::string&) {
+    ++other_sends;
+    return absl::UnavailableError("the other host's rating service is down");
+  };
+  int picked = -1;
+  ASSERT_TRUE(other.DeliverPending(count_send, 10, &picked).ok());
+  EXPECT_EQ(picked, 0);
+  EXPECT_FALSE(release.HasBeenNotified());
+
+  // A host that dies mid-send: once its claim lapses the row is due again for the others.
+  const absl::Time deadline = absl::Now() + absl::Seconds(20);
+  while (other_sends == 0 && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(100));
+    ASSERT_TRUE(other.DeliverPending(count_send, 10).ok());
+  }
+  EXPECT_EQ(other_sends, 1);
+  release.Notify();
+  pass.join();
+  // The first host's acknowledgement, stored after the other's failure, delivers the row.
+  EXPECT_EQ(CountOf(url(), "SELECT count(*) FROM table_outbox WHERE delivered_us IS NULL"), 0);
+}
+
+// A rating service whose RecordMatch is held until released (at most 30 s), then refused.
+class StalledRating final : public v1::RatingService::Service {
+ public:
+  grpc::Status RecordMatch(grpc::ServerContext*, const v1::RecordMatchRequest*,
+                           v1::RecordMatchResponse*) override {
+    {
+      absl::MutexLock lock(&mu_);
+      ++held_;
+    }
+    release_.WaitForNotificationWithTimeout(absl::Seconds(30));
+    absl::MutexLock lock(&mu_);
+    --held_;
+    return grpc::Status(grpc::StatusCode::UNAVAILABLE, "stalled");
+  }
+  bool WaitUntilHolding(absl::Duration timeout) {
+    absl::MutexLock lock(&mu_);
+    return mu_.AwaitWithTimeout(absl::Condition(
+                                    +[](int* held) { return *held > 0; }, &held_),
+                                timeout);
+  }
+  int held() {
+    absl::MutexLock lock(&mu_);
+    return held_;
+  }
+  void Release() { release_.Notify(); }
+
+ private:
+  absl::Notification release_;
+  absl::Mutex mu_;
+  int held_ ABSL_GUARDED_BY(mu_) = 0;
+};
+
+TEST_F(TableServiceTest, AStalledRatingServiceLeavesThePoolAndTheMovesAlone) {
+  StalledRating rating;
+  int rating_port = 0;
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &rating_port);
+  builder.RegisterService(&rating);
+  std::unique_ptr<grpc::Server> rating_server = builder.BuildAndStart();
+  ASSERT_NE(rating_server, nullptr);
+
+  // A host with one database connection, relaying results to the stalled service, whose calls may
+  // take a minute: a relay holding its connection through the call would stop every move.
+  TableConfig config = TableServer::Config(url(), "host-relaying");
+  config.pool.size = 1;
+  config.relay = true;
+  config.rating_target = absl::StrCat("127.0.0.1:", rating_port);
+  config.rating_bearer = "not-checked";
+  config.rating_deadline = absl::Seconds(60);
+  auto host = std::make_unique<TableServer>(std::move(config));
+  via_ = host.get();
+
+  const std::vector<std::string> four = {"ana", "ben", "cem", "dua"};
+  v1::TableOptions options;
+  options.set_away_grace_seconds(60);
+  std::string finished_id;
+  const std::vector<Player> first = CreateTable(four, options, &finished_id);
+  EXPECT_GT(PlayToTheEnd(finished_id, first), 0);
+  ASSERT_TRUE(rating.WaitUntilHolding(absl::Seconds(20)));
+
+  // While the rating service holds the result: a new table, moves, a view.
+  std::string table_id;
+  const std::vector<Player> players = CreateTable(four, options, &table_id);
+  EXPECT_EQ(PlayToTheEnd(table_id, players, 6), 6);
+  EXPECT_TRUE(View(table_id, "ana", players[0].token).ok());
+  EXPECT_EQ(rating.held(), 1);
+  // The result is claimed, its attempt not yet counted: the send is still out.
+  EXPECT_EQ(Count(absl::StrCat("SELECT count(*) FROM table_outbox WHERE attempts = 0 AND ",
+                               "delivered_us IS NULL AND next_attempt_us > ", common::kNowUsSql)),
+            1);
+
+  rating.Release();
+  via_ = nullptr;
+  host.reset();
+  rating_server->Shutdown();
 }
 
 }  // namespace

@@ -15,9 +15,9 @@ TableHostSettings TableServer::DefaultSettings() {
   return TableHostSettings{.seat_token_key = "seat-key", .finished_linger = absl::Seconds(30)};
 }
 
-TableServer::TableServer(const std::string& url, const std::string& host_id,
-                         TableHostSettings host_settings,
-                         common::StreamBudgetSettings stream_budget) {
+TableConfig TableServer::Config(const std::string& url, const std::string& host_id,
+                                TableHostSettings host_settings,
+                                common::StreamBudgetSettings stream_budget) {
   TableConfig config;
   config.authenticator = kahve::testing::TestAuthenticator();
   config.pool = {.url = url, .size = 4, .name = "table"};
@@ -32,6 +32,15 @@ TableServer::TableServer(const std::string& url, const std::string& host_id,
   config.heartbeat = false;
   config.relay = false;
   config.prune_logs = false;
+  return config;
+}
+
+TableServer::TableServer(const std::string& url, const std::string& host_id,
+                         TableHostSettings host_settings,
+                         common::StreamBudgetSettings stream_budget)
+    : TableServer(Config(url, host_id, std::move(host_settings), stream_budget)) {}
+
+TableServer::TableServer(TableConfig config) {
   process_ = std::make_unique<TableProcess>(std::move(config));
   const absl::Status started = process_->Start();
   EXPECT_TRUE(started.ok()) << started;

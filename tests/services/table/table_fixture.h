@@ -15,7 +15,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
-#include "engine/liars_dice/liars_dice_codec.h"
+#include "engine/liars_dice/liars_dice_game.h"
 #include "grpcpp/grpcpp.h"
 #include "kahve/v1/table.grpc.pb.h"
 #include "services/common/auth.h"
@@ -41,10 +41,16 @@ class TableServer {
  public:
   // The host settings tests run with unless they say otherwise.
   static TableHostSettings DefaultSettings();
+  // The config tests run a host with: no heartbeat, relay or log pruning, a pool of 4.
+  static TableConfig Config(const std::string& url, const std::string& host_id,
+                            TableHostSettings settings = DefaultSettings(),
+                            common::StreamBudgetSettings stream_budget = {});
   // Reloads the unfinished tables of `host_id` before serving, as main does.
   TableServer(const std::string& url, const std::string& host_id,
               TableHostSettings settings = DefaultSettings(),
               common::StreamBudgetSettings stream_budget = {});
+  // A host from a config of the tests' own (usually Config, changed).
+  explicit TableServer(TableConfig config);
 
   // The shutdown sequence of main: the server's Shutdown with the host's BeginShutdown hook, then
   // the log. Idempotent.
