@@ -14,16 +14,6 @@ const FINISH: Record<number, string> = {
   [OkeyLayingFinish.OKEY_FINISH_DECK_EXHAUSTED]: "the deck ran out",
 };
 
-/** The deal-end event among these, if any. */
-export function dealEnd(events: readonly Event[]): Event | null {
-  return events.find((e) => {
-    const r = e.ruleset;
-    if (r.case === "okey51" || r.case === "okey101" || r.case === "okey") return r.value.event.case === "dealEnded";
-    if (r.case === "mexicanTrain") return r.value.event.case === "roundEnded";
-    return false;
-  }) ?? null;
-}
-
 export function dealSummary(ev: Event, names: string[], okey: string, onClose: () => void, all: readonly Event[] = []): HTMLElement | null {
   const r = ev.ruleset;
   const name = (s: number) => names[s] ?? `Seat ${s + 1}`;

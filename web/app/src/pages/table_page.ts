@@ -14,7 +14,8 @@ import { rulesetById, type RulesetInfo } from "../rulesets";
 import type { HeldSeat } from "../seats_store";
 import { TableSession, explainError } from "../session";
 import { button, fill, h } from "../ui/dom";
-import { dealEnd, dealSummary } from "./deal_summary";
+import { dealEnd, endedDealOkey } from "../deal_end";
+import { dealSummary } from "./deal_summary";
 import { renderResult } from "./result_panel";
 
 export interface TablePageHandle {
@@ -195,7 +196,8 @@ class TablePage {
       if (!ev) continue;
       if (line.seq <= this.summarySeq && this.summaryEl.childElementCount === 0) return;
       if (line.seq === this.summarySeq) return;
-      const el = dealSummary(ev, this.seatNames(this.table.state.view), "", () => {
+      const okey = endedDealOkey(ev, log.slice(0, i + 1).map((l) => l.events), this.table.state.view);
+      const el = dealSummary(ev, this.seatNames(this.table.state.view), okey, () => {
         this.summaryEl.replaceChildren();
         this.render();
       }, line.events);
