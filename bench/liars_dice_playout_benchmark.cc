@@ -10,7 +10,7 @@
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
 #include "engine/liars_dice/liars_dice.h"
-#include "engine/liars_dice/liars_dice_codec.h"
+#include "engine/liars_dice/liars_dice_game.h"
 #include "engine/liars_dice/liars_dice_sim.h"
 
 namespace kahve::engine::liars_dice {

@@ -72,9 +72,26 @@ MoveOutcome Game::CheckAndApply(int seat, const v1::Move& move) {
   }
   MoveOutcome outcome = DoApply(seat, move);
   if (!outcome.accepted) return outcome;
-  history_.push_back(AcceptedMove{seat, move});
-  for (v1::Event& event : outcome.events) event.set_move_number(history_.size());
+  last_move_ = std::make_shared<const MoveLink>(MoveLink{AcceptedMove{seat, move}, last_move_});
+  ++moves_;
+  for (v1::Event& event : outcome.events) event.set_move_number(moves_);
   return outcome;
+}
+
+Game::~Game() {
+  // Frees the links only this game holds one at a time: letting the chain free itself would
+  // recurse as deep as the game is long.
+  std::shared_ptr<const MoveLink> link = std::move(last_move_);
+  while (link != nullptr && link.use_count() == 1) link = link->previous;
+}
+
+std::vector<AcceptedMove> Game::history() const {
+  std::vector<AcceptedMove> moves(moves_);
+  size_t i = moves_;
+  for (const MoveLink* link = last_move_.get(); link != nullptr; link = link->previous.get()) {
+    moves[--i] = link->move;
+  }
+  return moves;
 }
 
 MoveOutcome Game::DryRun(int seat, const v1::Move& move) const {

@@ -52,14 +52,15 @@ std::vector<v1::Event> VisibleTo(const std::vector<v1::Event>& events, int seat)
 // Apply, from the deal's seed.
 class Game {
  public:
-  virtual ~Game() = default;
+  virtual ~Game();
 
   const v1::GameSettings& settings() const { return settings_; }
   const v1::Deal& deal() const { return deal_; }
   int num_seats() const { return num_seats_; }
   // Number of accepted moves; also the move_number of the last move's events.
-  uint64_t move_number() const { return history_.size(); }
-  const std::vector<AcceptedMove>& history() const { return history_; }
+  uint64_t move_number() const { return moves_; }
+  // The accepted moves, oldest first (a copy: for replays and tests, not for every move).
+  std::vector<AcceptedMove> history() const;
   // Events of the deal (move_number 0), before any move.
   const std::vector<v1::Event>& deal_events() const { return deal_events_; }
 
@@ -139,10 +140,18 @@ class Game {
   // Apply without the rejection's code.
   MoveOutcome CheckAndApply(int seat, const v1::Move& move);
 
+  // The accepted moves as a chain from the newest back, each link immutable and shared by every
+  // copy of the game that has it: Clone (and so DryRun) copies no move, however long the game.
+  struct MoveLink {
+    AcceptedMove move;
+    std::shared_ptr<const MoveLink> previous;
+  };
+
   v1::GameSettings settings_;
   v1::Deal deal_;
   int num_seats_;
-  std::vector<AcceptedMove> history_;
+  uint64_t moves_ = 0;
+  std::shared_ptr<const MoveLink> last_move_;
   std::vector<v1::Event> deal_events_;
 };
 

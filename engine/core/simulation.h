@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "base/status_macros.h"
 #include "engine/core/rng.h"
-#include "engine/core/status_macros.h"
 #include "kahve/v1/engine.pb.h"
 
 namespace kahve::engine {

@@ -8,9 +8,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "base/status_macros.h"
 #include "engine/core/registry.h"
 #include "engine/core/ruleset_text.h"
-#include "engine/core/status_macros.h"
 
 namespace kahve::engine {
 namespace {

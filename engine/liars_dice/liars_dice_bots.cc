@@ -59,15 +59,6 @@ class BidOdds {
 
 }  // namespace
 
-absl::StatusOr<BotKind> ParseBotKind(std::string_view name) {
-  if (name == "random") return BotKind::kRandom;
-  if (name == "heuristic") return BotKind::kHeuristic;
-  return absl::NotFoundError(
-      absl::StrCat("unknown liars_dice bot \"", std::string(name), "\"; known: random, heuristic"));
-}
-
-std::string_view BotName(BotKind kind) { return kind == BotKind::kRandom ? "random" : "heuristic"; }
-
 double ChanceBidIsTrue(const SeatView& view, Bid bid) { return BidOdds(view).Chance(bid); }
 
 Action ChooseHeuristic(const SeatView& view) {

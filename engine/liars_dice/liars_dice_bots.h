@@ -20,16 +20,15 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "engine/core/bot_kind.h"
 #include "engine/core/rng.h"
 #include "engine/liars_dice/liars_dice.h"
 
 namespace kahve::engine::liars_dice {
 
-enum class BotKind { kRandom, kHeuristic };
-
-// "random" or "heuristic"; NotFound otherwise.
-absl::StatusOr<BotKind> ParseBotKind(std::string_view name);
-std::string_view BotName(BotKind kind);
+using engine::BotKind;
+using engine::BotName;
+using engine::ParseBotKind;
 
 // The chance that `bid` is true, seen from `view` (its own dice known, the rest unknown).
 double ChanceBidIsTrue(const SeatView& view, Bid bid);

@@ -2,8 +2,8 @@
 
 #include <vector>
 
-#include "engine/core/status_macros.h"
-#include "engine/liars_dice/liars_dice_codec.h"
+#include "base/status_macros.h"
+#include "engine/liars_dice/liars_dice_game.h"
 
 namespace kahve::engine::liars_dice {
 

@@ -97,13 +97,6 @@ std::vector<TileId> LongestChain(const std::vector<TileId>& hand, int end) {
   return best;
 }
 
-absl::StatusOr<BotKind> ParseBotKind(std::string_view name) {
-  if (name == "random") return BotKind::kRandom;
-  if (name == "heuristic") return BotKind::kHeuristic;
-  return absl::NotFoundError(
-      absl::StrCat("no bot \"", std::string(name), "\"; the bots: random, heuristic"));
-}
-
 Action ChooseAction(BotKind kind, const SeatView& view, Rng& rng) {
   if (kind == BotKind::kHeuristic) return Heuristic(view, rng);
   const std::vector<Action> legal = view.LegalActions();

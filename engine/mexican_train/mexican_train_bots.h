@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "engine/core/bot_kind.h"
 #include "engine/core/rng.h"
 #include "engine/mexican_train/mexican_train.h"
 
@@ -37,9 +38,8 @@ class SeatView {
   int seat_;
 };
 
-enum class BotKind { kRandom, kHeuristic };
-// "random" or "heuristic"; NotFound otherwise.
-absl::StatusOr<BotKind> ParseBotKind(std::string_view name);
+using engine::BotKind;
+using engine::ParseBotKind;
 
 // The longest chain of `hand` tiles laid from `end`, in order (ties: the most pips).
 std::vector<TileId> LongestChain(const std::vector<TileId>& hand, int end);

@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "engine/core/state_game.h"
-#include "engine/core/status_macros.h"
 #include "engine/mexican_train/mexican_train.h"
 #include "engine/mexican_train/mexican_train_bots.h"
 
@@ -76,7 +76,7 @@ v1::Move ActionToMove(const Action& action) {
   return move;
 }
 
-class MexicanTrainGame final : public StateGame<State> {
+class MexicanTrainGame final : public StateGame<State, Action> {
  public:
   MexicanTrainGame(v1::GameSettings settings, v1::Deal deal, const Settings& typed,
                    const Preset* preset)
@@ -87,24 +87,19 @@ class MexicanTrainGame final : public StateGame<State> {
   }
   MexicanTrainGame(const MexicanTrainGame&) = default;
 
-  std::vector<v1::Move> LegalMoves(int seat) const override {
-    std::vector<v1::Move> moves;
-    if (state_->over() || seat != state_->to_act()) return moves;
-    for (const Action& action : state_->LegalActions()) moves.push_back(ActionToMove(action));
-    return moves;
-  }
   v1::Result Result() const override;
   std::unique_ptr<Game> Clone() const override { return std::make_unique<MexicanTrainGame>(*this); }
   absl::StatusOr<v1::Hints> Hints(int seat) const override;
-  absl::StatusOr<v1::Move> BotMove(int seat, std::string_view kind,
-                                   uint64_t bot_seed) const override {
-    KAHVE_ASSIGN_OR_RETURN(const BotKind bot, ParseBotKind(kind));
-    KAHVE_RETURN_IF_ERROR(CheckBotMayAct(seat));
-    Rng rng(bot_seed);
-    return ActionToMove(ChooseAction(bot, SeatView(*state_, seat), rng));
-  }
 
  protected:
+  std::vector<Action> LegalActionsAt(int seat) const override {
+    if (seat != state_->to_act()) return {};
+    return state_->LegalActions();
+  }
+  v1::Move MoveOf(const Action& action) const override { return ActionToMove(action); }
+  Action BotActionAt(BotKind bot, int seat, Rng& rng) const override {
+    return ChooseAction(bot, SeatView(*state_, seat), rng);
+  }
   MoveOutcome DoApply(int seat, const v1::Move& move) override;
   bool IsOwnMove(const v1::Move& move) const override { return move.has_mexican_train(); }
   // A tile name that names no tile, a train of no seat: wrong whatever the state.
@@ -157,18 +152,11 @@ MoveOutcome MexicanTrainGame::DoApply(int seat, const v1::Move& move) {
   }
   EventLog events;
   state_->Apply(action, &events);
-  MoveOutcome outcome;
-  outcome.accepted = true;
-  outcome.events = ConvertEvents(events);
-  return outcome;
+  return Accepted(ConvertEvents(events));
 }
 
 std::vector<v1::Event> MexicanTrainGame::ConvertEvents(const EventLog& events) const {
-  std::vector<v1::Event> out;
-  out.reserve(events.items.size() + 1);
-  for (const Event& event : events.items) {
-    v1::Event& proto = out.emplace_back();
-    if (event.seat >= 0) proto.set_seat(event.seat);
+  return EventsOf(absl::MakeConstSpan(events.items), [&](const Event& event, v1::Event& proto) {
     v1::MexicanTrainEvent* train = proto.mutable_mexican_train();
     switch (event.kind) {
       case EventKind::kRoundStarted: {
@@ -223,11 +211,7 @@ std::vector<v1::Event> MexicanTrainGame::ConvertEvents(const EventLog& events) c
         break;
       }
     }
-  }
-  if (state_->over() && !events.items.empty()) {
-    *out.emplace_back().mutable_game_over()->mutable_result() = Result();
-  }
-  return out;
+  });
 }
 
 v1::View MexicanTrainGame::DoView(int seat) const {

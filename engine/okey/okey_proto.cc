@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "engine/core/status_macros.h"
+#include "base/status_macros.h"
 #include "engine/okey/okey_arrangement.h"
 
 namespace kahve::engine::okey {

@@ -3,10 +3,10 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "engine/core/check.h"
 #include "engine/core/rng.h"
 #include "engine/core/seating.h"
-#include "engine/core/status_macros.h"
 #include "engine/okey/okey_arrangement.h"
 
 namespace kahve::engine::okey_classic {
@@ -55,8 +55,8 @@ bool IsSevenPairs(const std::vector<Tile>& hand14, const Jokers& jokers) {
 
 absl::Status ValidateSettings(const Settings& settings) {
   if (settings.players < 2 || settings.players > kMaxPlayers) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("players: ", settings.players, " is outside 2..4 (leave it unset for the default, 4)"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "players: ", settings.players, " is outside 2..4 (leave it unset for the default, 4)"));
   }
   if (settings.first_starter < 0 || settings.first_starter >= settings.players) {
     return absl::InvalidArgumentError(absl::StrCat("first_starter: ", settings.first_starter,

@@ -7,9 +7,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "engine/core/seating.h"
 #include "engine/core/state_game.h"
-#include "engine/core/status_macros.h"
 #include "engine/okey/okey_proto.h"
 #include "engine/okey_classic/okey_classic_moves.h"
 
@@ -53,7 +53,7 @@ void WinToProto(const WinClaim& claim, v1::OkeyWin* proto) {
   }
 }
 
-class OkeyGame final : public StateGame<State> {
+class OkeyGame final : public StateGame<State, Action> {
  public:
   OkeyGame(v1::GameSettings settings, v1::Deal deal, const Settings& typed, const Preset* preset)
       : StateGame(std::move(settings), std::move(deal), typed.players) {
@@ -63,27 +63,18 @@ class OkeyGame final : public StateGame<State> {
   }
   OkeyGame(const OkeyGame&) = default;
 
-  std::vector<v1::Move> LegalMoves(int seat) const override {
-    std::vector<v1::Move> moves;
-    // Not only the seat to act may have moves (gösterme), so the seat is checked here: a seat
-    // outside the game has none (the interface's promise; SeatView indexes by seat).
-    if (state_->over() || seat < 0 || seat >= num_seats()) return moves;
-    for (const Action& action : LegalActions(SeatView(*state_, seat))) {
-      moves.push_back(ActionToMove(action));
-    }
-    return moves;
-  }
   v1::Result Result() const override;
   std::unique_ptr<Game> Clone() const override { return std::make_unique<OkeyGame>(*this); }
-  absl::StatusOr<v1::Move> BotMove(int seat, std::string_view kind,
-                                   uint64_t bot_seed) const override {
-    KAHVE_ASSIGN_OR_RETURN(const BotKind bot, ParseBotKind(kind));
-    KAHVE_RETURN_IF_ERROR(CheckBotMayAct(seat));
-    Rng rng(bot_seed);
-    return ActionToMove(ChooseAction(bot, SeatView(*state_, seat), rng));
-  }
 
  protected:
+  // Not only the seat to act may have actions: gösterme is out of turn.
+  std::vector<Action> LegalActionsAt(int seat) const override {
+    return LegalActions(SeatView(*state_, seat));
+  }
+  v1::Move MoveOf(const Action& action) const override { return ActionToMove(action); }
+  Action BotActionAt(BotKind bot, int seat, Rng& rng) const override {
+    return ChooseAction(bot, SeatView(*state_, seat), rng);
+  }
   MoveOutcome DoApply(int seat, const v1::Move& move) override;
   bool IsOwnMove(const v1::Move& move) const override { return move.has_okey(); }
   bool IsMalformed(v1::RejectionReason reason) const override {
@@ -166,18 +157,12 @@ MoveOutcome OkeyGame::DoApply(int seat, const v1::Move& move) {
   }
   EventLog events;
   state_->Apply(seat, action, &events);
-  MoveOutcome outcome;
-  outcome.accepted = true;
-  outcome.events = ConvertEvents(events);
-  return outcome;
+  return Accepted(ConvertEvents(events));
 }
 
 std::vector<v1::Event> OkeyGame::ConvertEvents(const EventLog& events) const {
-  std::vector<v1::Event> out;
   const okey::Jokers& jokers = state_->jokers();
-  for (const Event& event : events.items) {
-    v1::Event& proto = out.emplace_back();
-    if (event.seat >= 0) proto.set_seat(event.seat);
+  return EventsOf(absl::MakeConstSpan(events.items), [&](const Event& event, v1::Event& proto) {
     v1::OkeyEvent* okey = proto.mutable_okey();
     switch (event.kind) {
       case EventKind::kDealStarted: {
@@ -244,11 +229,7 @@ std::vector<v1::Event> OkeyGame::ConvertEvents(const EventLog& events) const {
         okey->mutable_seat_eliminated()->set_rank(event.value);
         break;
     }
-  }
-  if (state_->over() && !events.items.empty()) {
-    *out.emplace_back().mutable_game_over()->mutable_result() = Result();
-  }
-  return out;
+  });
 }
 
 v1::View OkeyGame::DoView(int seat) const {

@@ -147,13 +147,6 @@ std::vector<Action> LegalActions(const SeatView& view) {
   return actions;
 }
 
-absl::StatusOr<BotKind> ParseBotKind(std::string_view name) {
-  if (name == "random") return BotKind::kRandom;
-  if (name == "heuristic") return BotKind::kHeuristic;
-  return absl::NotFoundError(
-      absl::StrCat("okey has no bot \"", std::string(name), "\"; its bots: random, heuristic"));
-}
-
 Action ChooseAction(BotKind kind, const SeatView& view, Rng& rng) {
   if (kind == BotKind::kHeuristic) return HeuristicAction(view);
   std::vector<Action> legal = LegalActions(view);

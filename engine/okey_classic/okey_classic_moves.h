@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "engine/core/bot_kind.h"
 #include "engine/core/rng.h"
 #include "engine/okey_classic/okey_classic.h"
 
@@ -42,8 +43,8 @@ class SeatView {
 // its groups left to the server. Out of turn, gösterme alone.
 std::vector<Action> LegalActions(const SeatView& view);
 
-enum class BotKind { kRandom, kHeuristic };
-absl::StatusOr<BotKind> ParseBotKind(std::string_view name);
+using engine::BotKind;
+using engine::ParseBotKind;
 Action ChooseAction(BotKind kind, const SeatView& view, Rng& rng);
 
 }  // namespace kahve::engine::okey_classic

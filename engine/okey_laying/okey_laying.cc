@@ -4,9 +4,9 @@
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "engine/core/check.h"
 #include "engine/core/rng.h"
-#include "engine/core/status_macros.h"
 #include "engine/okey/okey_deal.h"
 
 namespace kahve::engine::okey_laying {

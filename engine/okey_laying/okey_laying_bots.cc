@@ -381,13 +381,6 @@ std::vector<Action> PlanAfterDraw(const SeatView& view) {
 
 }  // namespace
 
-absl::StatusOr<BotKind> ParseBotKind(std::string_view name) {
-  if (name == "random") return BotKind::kRandom;
-  if (name == "heuristic") return BotKind::kHeuristic;
-  return absl::NotFoundError(
-      absl::StrCat("no bot \"", std::string(name), "\"; the bots: random, heuristic"));
-}
-
 std::vector<Action> PlanHeuristic(const SeatView& view) {
   if (!view.drawn()) {
     const std::optional<Tile> taken = view.takeable();

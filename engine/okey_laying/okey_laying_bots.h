@@ -27,15 +27,14 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "engine/core/bot_kind.h"
 #include "engine/core/rng.h"
 #include "engine/okey_laying/okey_laying_moves.h"
 
 namespace kahve::engine::okey_laying {
 
-enum class BotKind { kRandom, kHeuristic };
-
-// "random" or "heuristic"; NotFound otherwise.
-absl::StatusOr<BotKind> ParseBotKind(std::string_view name);
+using engine::BotKind;
+using engine::ParseBotKind;
 
 // The heuristic bot's actions for the rest of this phase of the turn, in order: before the draw a
 // single draw or take; after it the lays and additions, then the discard. The seat must act.

@@ -1,7 +1,7 @@
 #include "engine/okey_laying/okey_laying_codec.h"
 
 #include "absl/strings/str_cat.h"
-#include "engine/core/status_macros.h"
+#include "base/status_macros.h"
 #include "engine/okey/okey_proto.h"
 
 namespace kahve::engine::okey_laying {

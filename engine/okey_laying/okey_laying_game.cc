@@ -9,8 +9,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "engine/core/state_game.h"
-#include "engine/core/status_macros.h"
 #include "engine/okey/okey_proto.h"
 #include "engine/okey_laying/okey_laying_bots.h"
 #include "engine/okey_laying/okey_laying_codec.h"
@@ -76,7 +76,7 @@ v1::OkeyPenaltyKind PenaltyToProto(PenaltyKind kind) {
   return v1::OKEY_PENALTY_UNSPECIFIED;
 }
 
-class LayingGame final : public StateGame<State> {
+class LayingGame final : public StateGame<State, Action> {
  public:
   LayingGame(v1::GameSettings settings, v1::Deal deal, const Rules& rules, const Preset* preset,
              const LayingOneofs& oneofs)
@@ -87,26 +87,23 @@ class LayingGame final : public StateGame<State> {
   }
   LayingGame(const LayingGame&) = default;
 
-  std::vector<v1::Move> LegalMoves(int seat) const override {
-    std::vector<v1::Move> moves;
-    if (state_->over() || seat != state_->to_act()) return moves;
-    for (const Action& action : LegalActions(SeatView(*state_, seat))) {
-      moves.push_back(ToMove(action));
-    }
-    return moves;
-  }
   v1::Result Result() const override;
   std::unique_ptr<Game> Clone() const override { return std::make_unique<LayingGame>(*this); }
   absl::StatusOr<v1::Hints> Hints(int seat) const override;
-  absl::StatusOr<v1::Move> BotMove(int seat, std::string_view kind,
-                                   uint64_t bot_seed) const override {
-    KAHVE_ASSIGN_OR_RETURN(const BotKind bot, ParseBotKind(kind));
-    KAHVE_RETURN_IF_ERROR(CheckBotMayAct(seat));
-    Rng rng(bot_seed);
-    return ToMove(ChooseAction(bot, SeatView(*state_, seat), rng));
-  }
 
  protected:
+  std::vector<Action> LegalActionsAt(int seat) const override {
+    if (seat != state_->to_act()) return {};
+    return LegalActions(SeatView(*state_, seat));
+  }
+  v1::Move MoveOf(const Action& action) const override {
+    v1::Move move;
+    *(move.*oneofs_.mutable_move)() = ActionToProto(action, state_->jokers());
+    return move;
+  }
+  Action BotActionAt(BotKind bot, int seat, Rng& rng) const override {
+    return ChooseAction(bot, SeatView(*state_, seat), rng);
+  }
   MoveOutcome DoApply(int seat, const v1::Move& move) override;
   bool IsOwnMove(const v1::Move& move) const override { return (move.*oneofs_.has_move)(); }
   bool IsMalformed(v1::RejectionReason reason) const override {
@@ -121,11 +118,6 @@ class LayingGame final : public StateGame<State> {
   }
 
  private:
-  v1::Move ToMove(const Action& action) const {
-    v1::Move move;
-    *(move.*oneofs_.mutable_move)() = ActionToProto(action, state_->jokers());
-    return move;
-  }
   std::vector<v1::Event> ConvertEvents(const EventLog& events) const;
   // Meld `index` of `table`, its okeys read with `jokers`.
   static v1::OkeyTableMeld TableMeldProto(const std::vector<TableMeld>& table, int index,
@@ -150,10 +142,7 @@ MoveOutcome LayingGame::DoApply(int seat, const v1::Move& move) {
   (void)seat;  // the base class checked that `seat` is the seat to act
   EventLog events;
   state_->Apply(action, &events);
-  MoveOutcome outcome;
-  outcome.accepted = true;
-  outcome.events = ConvertEvents(events);
-  return outcome;
+  return Accepted(ConvertEvents(events));
 }
 
 v1::OkeyTableMeld LayingGame::TableMeldProto(const std::vector<TableMeld>& table, int index,
@@ -171,8 +160,6 @@ v1::OkeyTableMeld LayingGame::TableMeldProto(const std::vector<TableMeld>& table
 }
 
 std::vector<v1::Event> LayingGame::ConvertEvents(const EventLog& events) const {
-  std::vector<v1::Event> out;
-  out.reserve(events.items.size() + 1);
   // A move that voids the deal lays its melds on the table the void swept away: until the
   // DealVoided event, they are read from what the void kept of it.
   const bool voids = std::any_of(events.items.begin(), events.items.end(), [](const Event& event) {
@@ -180,9 +167,7 @@ std::vector<v1::Event> LayingGame::ConvertEvents(const EventLog& events) const {
   });
   const std::vector<TableMeld>* table = voids ? &state_->voided().table : &state_->table();
   const okey::Jokers* jokers = voids ? &state_->voided().jokers : &state_->jokers();
-  for (const Event& event : events.items) {
-    v1::Event& proto = out.emplace_back();
-    if (event.seat >= 0) proto.set_seat(event.seat);
+  return EventsOf(absl::MakeConstSpan(events.items), [&](const Event& event, v1::Event& proto) {
     v1::OkeyLayingEvent* okey = (proto.*oneofs_.mutable_event)();
     switch (event.kind) {
       case EventKind::kDealStarted: {
@@ -267,11 +252,7 @@ std::vector<v1::Event> LayingGame::ConvertEvents(const EventLog& events) const {
         jokers = &state_->jokers();
         break;
     }
-  }
-  if (state_->over() && !events.items.empty()) {
-    *out.emplace_back().mutable_game_over()->mutable_result() = Result();
-  }
-  return out;
+  });
 }
 
 v1::View LayingGame::DoView(int seat) const {

@@ -3,8 +3,8 @@
 #include <deque>
 #include <vector>
 
+#include "base/status_macros.h"
 #include "engine/core/check.h"
-#include "engine/core/status_macros.h"
 
 namespace kahve::engine::okey_laying {
 

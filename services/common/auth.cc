@@ -24,12 +24,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
-#include "engine/core/status_macros.h"
+#include "base/status_macros.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "services/common/logging.h"
-#include "services/common/sha256.h"
 #include "services/common/request_checks.h"
+#include "services/common/sha256.h"
 
 ABSL_FLAG(
     std::string, jwt_hs256_secret, "",

@@ -8,9 +8,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
 #include "engine/core/registry.h"
 #include "engine/core/seating.h"
-#include "engine/core/status_macros.h"
 #include "google/protobuf/descriptor.h"
 
 namespace kahve::matchmaking {

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "engine/core/registry.h"
-#include "engine/core/status_macros.h"
 #include "google/protobuf/util/time_util.h"
 #include "services/rating/pg_values.h"
 

@@ -1,21 +1,23 @@
 #ifndef KAHVE_SERVICES_TABLE_LIVE_TABLE_H_
 #define KAHVE_SERVICES_TABLE_LIVE_TABLE_H_
 
-// One table as its host keeps it, and the helpers its calls share (private to TableHost's files).
+// One table as its host keeps it (TableHost's, and only its files touch one).
 
+#include <cstdint>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
-#include "services/table/table_host.h"
+#include "services/table/table_session.h"
+#include "services/table/update_stream.h"
 
 namespace kahve::table {
 
-struct TableHost::LiveTable {
+struct LiveTable {
   absl::Mutex mu;
   std::unique_ptr<TableSession> session ABSL_GUARDED_BY(mu);
   std::string table_id;
@@ -42,60 +44,6 @@ struct TableHost::LiveTable {
   // What this table adds to kahve_players_at_tables now (CountPlayers keeps it current).
   int players_counted ABSL_GUARDED_BY(mu) = 0;
 };
-
-template <typename Response>
-void TableHost::ChangeForSeat(
-    const common::Identity& caller, const std::string& table_id, const std::string& seat_token,
-    std::function<absl::StatusOr<SeatChangeAnswer<Response>>(TableSession& session, int seat)>
-        change,
-    std::function<void(absl::StatusOr<Response>)> done) {
-  auto found = FindForCall(table_id);
-  if (!found.ok()) {
-    done(found.status());
-    return;
-  }
-  const TablePtr table = *found;
-  {
-    absl::MutexLock lock(&table->mu);
-    if (table->broken) {
-      done(absl::UnavailableError("the table is unavailable"));
-      return;
-    }
-    auto seat = SeatFor(*table, caller, seat_token);
-    if (!seat.ok()) {
-      done(seat.status());
-      return;
-    }
-    if (draining_) {
-      done(absl::UnavailableError("the table host is shutting down; try again shortly"));
-      return;
-    }
-    absl::StatusOr<SeatChangeAnswer<Response>> changed = change(*table->session, *seat);
-    if (!changed.ok()) {
-      done(changed.status());
-      return;
-    }
-    if (!changed->applied.has_value()) {
-      // A repeat that changed nothing: answered once what it repeats is durable.
-      WhenDurable(table, [done, response = changed->response](absl::Status durable) {
-        if (durable.ok()) {
-          done(response);
-        } else {
-          done(durable);
-        }
-      });
-    } else {
-      Persist(table, *changed->applied, [done, response = changed->response](absl::Status status) {
-        if (status.ok()) {
-          done(response);
-        } else {
-          done(status);
-        }
-      });
-    }
-  }
-  Reschedule(table);
-}
 
 }  // namespace kahve::table
 

@@ -1,8 +1,8 @@
 // TableHost's calls from clients: moves, resignations, views and streams.
 
 #include "absl/strings/str_cat.h"
-#include "services/table/live_table.h"
 #include "services/table/table_host.h"
+#include "services/table/table_seat_change.h"
 
 namespace kahve::table {
 namespace {
@@ -140,8 +140,8 @@ void TableHost::AnswerForSeat(
     done(seat.status());
     return;
   }
-  WhenDurable(table, [table, seat = *seat, answer = std::move(answer), done = std::move(done)](
-                         absl::Status durable) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+  WhenDurable(table, [table, seat = *seat, answer = std::move(answer),
+                      done = std::move(done)](absl::Status durable) ABSL_NO_THREAD_SAFETY_ANALYSIS {
     if (durable.ok()) {
       done(answer(*table, seat));
     } else {

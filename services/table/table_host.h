@@ -17,8 +17,8 @@
 #include <memory>
 #include <optional>
 #include <queue>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -34,6 +34,7 @@
 #include "services/common/budget.h"
 #include "services/common/clock.h"
 #include "services/table/event_log.h"
+#include "services/table/live_table.h"
 #include "services/table/table_metrics.h"
 #include "services/table/table_session.h"
 #include "services/table/update_stream.h"
@@ -173,7 +174,6 @@ class TableHost {
   void BeginShutdown(bool release = true);
 
  private:
-  struct LiveTable;
   using TablePtr = std::shared_ptr<LiveTable>;
 
   // CreateTable's work once the caller's rights are checked; `practice` marks the table as one.
@@ -241,8 +241,7 @@ class TableHost {
   // Practice budgets: counts `match_id` among `player`'s unfinished practice tables, or refuses
   // when the player's or the host's budget is full (unless `force`: a table reloaded from the
   // log). A match id counted already (a retry) is OK.
-  absl::Status ReservePractice(const std::string& player, const std::string& match_id,
-                               bool force);
+  absl::Status ReservePractice(const std::string& player, const std::string& match_id, bool force);
   // One try of ReservePractice; *host_full tells a refusal because the host's budget is full.
   absl::Status TryReservePractice(const std::string& player, const std::string& match_id,
                                   bool force, bool* host_full);

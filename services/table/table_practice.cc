@@ -12,8 +12,8 @@
 #include "absl/strings/str_join.h"
 #include "engine/core/registry.h"
 #include "services/common/sha256.h"
-#include "services/table/live_table.h"
 #include "services/table/table_host.h"
+#include "services/table/table_seat_change.h"
 #include "services/table/table_session.h"
 #include "services/table/table_setup.h"
 
@@ -64,11 +64,11 @@ void TableHost::CreatePracticeTable(const common::Identity& caller,
   for (int index = 0; index < request.more_seats_size(); ++index) {
     const int seat = request.more_seats(index);
     if (seat < 0 || seat >= num_seats || human[seat]) {
-      done(absl::InvalidArgumentError(absl::StrCat(
-          "more_seats[", index, "]: ", seat,
-          seat < 0 || seat >= num_seats ? absl::StrCat(" is not a seat of this game (0..",
-                                                       num_seats - 1, ")")
-                                        : " is already the caller's")));
+      done(absl::InvalidArgumentError(
+          absl::StrCat("more_seats[", index, "]: ", seat,
+                       seat < 0 || seat >= num_seats
+                           ? absl::StrCat(" is not a seat of this game (0..", num_seats - 1, ")")
+                           : " is already the caller's")));
       return;
     }
     human[seat] = true;

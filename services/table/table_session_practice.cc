@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "engine/core/registry.h"
-#include "engine/core/status_macros.h"
 #include "services/table/table_session.h"
 
 namespace kahve::table {

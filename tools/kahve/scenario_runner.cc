@@ -11,8 +11,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
 #include "engine/core/registry.h"
-#include "engine/core/status_macros.h"
 #include "google/protobuf/util/json_util.h"
 
 namespace kahve::tools {

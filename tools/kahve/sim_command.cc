@@ -8,8 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "base/status_macros.h"
 #include "engine/core/registry.h"
-#include "engine/core/status_macros.h"
 #include "google/protobuf/descriptor.h"
 #include "tools/kahve/commands.h"
 
@@ -91,8 +91,8 @@ absl::Status CheckFixedTable(const engine::Ruleset& ruleset, v1::GameSettings se
   ruleset.fill_defaults(settings);
   const engine::Seating seating = ruleset.seating(settings);
   if (seating.min == players && seating.preferred == players) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat("--players: ", std::string(ruleset.id),
-                                                 " is played by ", seating.preferred));
+  return absl::InvalidArgumentError(
+      absl::StrCat("--players: ", std::string(ruleset.id), " is played by ", seating.preferred));
 }
 
 // Writes a flag's value into the ruleset's settings. A 0 or false leaves the field as the

@@ -1,4 +1,4 @@
-#include "engine/liars_dice/liars_dice_codec.h"
+#include "engine/liars_dice/liars_dice_game.h"
 #include "gtest/gtest.h"
 #include "tests/engine/ruleset_conformance.h"
 

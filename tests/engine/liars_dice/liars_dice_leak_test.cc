@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "engine/core/registry.h"
-#include "engine/liars_dice/liars_dice_codec.h"
+#include "engine/liars_dice/liars_dice_game.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 

@@ -1,5 +1,5 @@
-#ifndef KAHVE_ENGINE_CORE_STATUS_MACROS_H_
-#define KAHVE_ENGINE_CORE_STATUS_MACROS_H_
+#ifndef KAHVE_BASE_STATUS_MACROS_H_
+#define KAHVE_BASE_STATUS_MACROS_H_
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -23,4 +23,4 @@
   if (!statusor.ok()) return std::move(statusor).status(); \
   lhs = std::move(statusor).value()
 
-#endif  // KAHVE_ENGINE_CORE_STATUS_MACROS_H_
+#endif  // KAHVE_BASE_STATUS_MACROS_H_

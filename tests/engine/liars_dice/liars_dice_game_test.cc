@@ -1,7 +1,7 @@
 // Liar's dice through the engine interface: settings, presets, every rejection reason with its
 // message, events and their audiences, views.
 
-#include "engine/liars_dice/liars_dice_codec.h"
+#include "engine/liars_dice/liars_dice_game.h"
 
 #include <memory>
 #include <vector>

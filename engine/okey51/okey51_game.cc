@@ -1,8 +1,8 @@
-#include "engine/okey51/okey51_codec.h"
+#include "engine/okey51/okey51_game.h"
 
 #include <utility>
 
-#include "engine/core/status_macros.h"
+#include "base/status_macros.h"
 #include "engine/okey_laying/okey_laying_game.h"
 #include "engine/okey_laying/okey_laying_sim.h"
 

@@ -1,4 +1,4 @@
-#include "engine/liars_dice/liars_dice_codec.h"
+#include "engine/liars_dice/liars_dice_game.h"
 
 #include <optional>
 #include <string>
@@ -6,7 +6,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "engine/core/status_macros.h"
+#include "base/status_macros.h"
+#include "engine/core/state_game.h"
 #include "engine/liars_dice/liars_dice_bots.h"
 
 namespace kahve::engine::liars_dice {
@@ -75,46 +76,31 @@ std::string Explain(Reason reason, const BiddingState& bidding, Bid bid) {
   return "";
 }
 
-class LiarsDiceGame final : public Game {
+class LiarsDiceGame final : public StateGame<State, Action> {
  public:
   LiarsDiceGame(v1::GameSettings settings, v1::Deal deal, const Settings& typed,
                 const Preset* preset)
-      : Game(std::move(settings), std::move(deal), typed.players) {
+      : StateGame(std::move(settings), std::move(deal), typed.players) {
     EventBuffer events;
     state_.emplace(typed, this->deal().seed(), preset, &events);
     set_deal_events(ConvertEvents(events));
   }
-
-  std::vector<int> SeatsToAct() const override {
-    if (state_->over()) return {};
-    return {state_->to_act()};
-  }
-
-  std::vector<v1::Move> LegalMoves(int seat) const override {
-    if (state_->over() || seat != state_->to_act()) return {};
-    Action legal[kMaxActions];
-    const int count = state_->LegalActions(legal);
-    std::vector<v1::Move> moves;
-    moves.reserve(count);
-    for (int i = 0; i < count; ++i) moves.push_back(ActionToMove(legal[i]));
-    return moves;
-  }
-
-  bool IsOver() const override { return state_->over(); }
-  v1::Result Result() const override;
-  std::unique_ptr<Game> Clone() const override { return std::make_unique<LiarsDiceGame>(*this); }
-  void CheckInvariants() const override { state_->CheckInvariants(); }
-  bool SameState(const Game& other) const override {
-    const auto* same = dynamic_cast<const LiarsDiceGame*>(&other);
-    return same != nullptr && move_number() == same->move_number() && *state_ == *same->state_;
-  }
-  std::vector<std::string> BotKinds() const override { return {"random", "heuristic"}; }
-  absl::StatusOr<v1::Move> BotMove(int seat, std::string_view kind,
-                                   uint64_t bot_seed) const override;
-
   LiarsDiceGame(const LiarsDiceGame&) = default;
 
+  v1::Result Result() const override;
+  std::unique_ptr<Game> Clone() const override { return std::make_unique<LiarsDiceGame>(*this); }
+
  protected:
+  std::vector<Action> LegalActionsAt(int seat) const override {
+    if (seat != state_->to_act()) return {};
+    Action legal[kMaxActions];
+    const int count = state_->LegalActions(legal);
+    return std::vector<Action>(legal, legal + count);
+  }
+  v1::Move MoveOf(const Action& action) const override { return ActionToMove(action); }
+  Action BotActionAt(BotKind bot, int seat, Rng& rng) const override {
+    return ChooseAction(bot, state_->ViewFor(seat), rng);
+  }
   MoveOutcome DoApply(int seat, const v1::Move& move) override;
   bool IsOwnMove(const v1::Move& move) const override { return move.has_liars_dice(); }
   // A quantity below 1 or a face outside 1..6: wrong whatever the state.
@@ -134,7 +120,6 @@ class LiarsDiceGame final : public Game {
   std::vector<v1::Event> ConvertEvents(const EventBuffer& events) const;
   v1::LiarsDiceEvent::DiceRevealed RevealProto() const;
 
-  std::optional<State> state_;  // always set once constructed
   // Every settled round's dice left per seat, for Result's rounds (a function of the history).
   std::vector<std::vector<int>> dice_left_by_round_;
 };
@@ -177,10 +162,7 @@ MoveOutcome LiarsDiceGame::DoApply(int seat, const v1::Move& move) {
     std::vector<int>& dice_left = dice_left_by_round_.emplace_back();
     for (int s = 0; s < num_seats(); ++s) dice_left.push_back(state_->dice_count(s));
   }
-  MoveOutcome outcome;
-  outcome.accepted = true;
-  outcome.events = ConvertEvents(events);
-  return outcome;
+  return Accepted(ConvertEvents(events));
 }
 
 v1::LiarsDiceEvent::DiceRevealed LiarsDiceGame::RevealProto() const {
@@ -196,64 +178,60 @@ v1::LiarsDiceEvent::DiceRevealed LiarsDiceGame::RevealProto() const {
 }
 
 std::vector<v1::Event> LiarsDiceGame::ConvertEvents(const EventBuffer& events) const {
-  std::vector<v1::Event> out;
-  out.reserve(events.size);
-  for (int i = 0; i < events.size; ++i) {
-    const Event& event = events.items[i];
-    v1::Event& proto = out.emplace_back();
-    if (event.seat >= 0) proto.set_seat(event.seat);
-    v1::LiarsDiceEvent* dice_event = proto.mutable_liars_dice();
-    switch (event.kind) {
-      case EventKind::kRoundStarted: {
-        auto* started = dice_event->mutable_round_started();
-        started->set_round(event.value);
-        started->set_starter(event.seat);
-        for (int seat = 0; seat < state_->players(); ++seat) {
-          started->add_dice_counts(state_->dice_count(seat));
-        }
-        break;
-      }
-      case EventKind::kDiceRolled: {
-        // Events of one move hold at most one roll, the current one.
-        proto.set_private_to(event.seat);
-        auto* rolled = dice_event->mutable_dice_rolled();
-        for (int i = 0; i < state_->dice_count(event.seat); ++i) {
-          rolled->add_dice(state_->dice(event.seat)[i]);
-        }
-        break;
-      }
-      case EventKind::kPutanaDeclared:
-        dice_event->mutable_putana_declared();
-        break;
-      case EventKind::kBidMade: {
-        auto* made = dice_event->mutable_bid_made()->mutable_bid();
-        made->set_quantity(event.bid.quantity);
-        made->set_face(event.bid.face);
-        break;
-      }
-      case EventKind::kChallenged: {
-        auto* challenged = dice_event->mutable_challenged();
-        challenged->set_bidder(event.other);
-        challenged->mutable_bid()->set_quantity(event.bid.quantity);
-        challenged->mutable_bid()->set_face(event.bid.face);
-        break;
-      }
-      case EventKind::kDiceRevealed:
-        *dice_event->mutable_dice_revealed() = RevealProto();
-        break;
-      case EventKind::kDieLost:
-        dice_event->mutable_die_lost()->set_dice_left(event.value);
-        break;
-      case EventKind::kSeatEliminated:
-        dice_event->mutable_seat_eliminated()->set_rank(event.value);
-        break;
-      case EventKind::kGameOver:
-        proto.clear_liars_dice();
-        *proto.mutable_game_over()->mutable_result() = Result();
-        break;
-    }
-  }
-  return out;
+  // The state's kGameOver closes a move's events; the shared conversion writes the game's end.
+  int own = events.size;
+  if (own > 0 && events.items[own - 1].kind == EventKind::kGameOver) --own;
+  return EventsOf(absl::MakeConstSpan(events.items.data(), own),
+                  [&](const Event& event, v1::Event& proto) {
+                    v1::LiarsDiceEvent* dice_event = proto.mutable_liars_dice();
+                    switch (event.kind) {
+                      case EventKind::kRoundStarted: {
+                        auto* started = dice_event->mutable_round_started();
+                        started->set_round(event.value);
+                        started->set_starter(event.seat);
+                        for (int seat = 0; seat < state_->players(); ++seat) {
+                          started->add_dice_counts(state_->dice_count(seat));
+                        }
+                        break;
+                      }
+                      case EventKind::kDiceRolled: {
+                        // Events of one move hold at most one roll, the current one.
+                        proto.set_private_to(event.seat);
+                        auto* rolled = dice_event->mutable_dice_rolled();
+                        for (int i = 0; i < state_->dice_count(event.seat); ++i) {
+                          rolled->add_dice(state_->dice(event.seat)[i]);
+                        }
+                        break;
+                      }
+                      case EventKind::kPutanaDeclared:
+                        dice_event->mutable_putana_declared();
+                        break;
+                      case EventKind::kBidMade: {
+                        auto* made = dice_event->mutable_bid_made()->mutable_bid();
+                        made->set_quantity(event.bid.quantity);
+                        made->set_face(event.bid.face);
+                        break;
+                      }
+                      case EventKind::kChallenged: {
+                        auto* challenged = dice_event->mutable_challenged();
+                        challenged->set_bidder(event.other);
+                        challenged->mutable_bid()->set_quantity(event.bid.quantity);
+                        challenged->mutable_bid()->set_face(event.bid.face);
+                        break;
+                      }
+                      case EventKind::kDiceRevealed:
+                        *dice_event->mutable_dice_revealed() = RevealProto();
+                        break;
+                      case EventKind::kDieLost:
+                        dice_event->mutable_die_lost()->set_dice_left(event.value);
+                        break;
+                      case EventKind::kSeatEliminated:
+                        dice_event->mutable_seat_eliminated()->set_rank(event.value);
+                        break;
+                      case EventKind::kGameOver:
+                        break;  // left out above
+                    }
+                  });
 }
 
 v1::View LiarsDiceGame::DoView(int seat) const {
@@ -300,16 +278,6 @@ v1::Result LiarsDiceGame::Result() const {
     for (const int dice : dice_left_by_round_[round]) scores->add_seat_scores(dice);
   }
   return result;
-}
-
-absl::StatusOr<v1::Move> LiarsDiceGame::BotMove(int seat, std::string_view kind,
-                                                uint64_t bot_seed) const {
-  KAHVE_ASSIGN_OR_RETURN(const BotKind bot, ParseBotKind(kind));
-  if (state_->over() || seat != state_->to_act()) {
-    return absl::FailedPreconditionError(absl::StrCat("seat ", seat, " may not act now"));
-  }
-  Rng rng(bot_seed);
-  return ActionToMove(ChooseAction(bot, state_->ViewFor(seat), rng));
 }
 
 }  // namespace
