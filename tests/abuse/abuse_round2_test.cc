@@ -31,12 +31,6 @@
 namespace kahve::abuse {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-
 // A call on a connection of its own, as a client that arrives now would make it.
 grpc::Status FreshCall(int port) {
   grpc::ChannelArguments args;

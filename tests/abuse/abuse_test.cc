@@ -27,12 +27,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-
 class AbuseTest : public testing::PgTest {
  protected:
   void Start(const std::vector<std::string>& flags = {}) {

@@ -21,6 +21,20 @@
 
 namespace kahve::abuse {
 
+// Whether this build runs under AddressSanitizer (GCC says so with __SANITIZE_ADDRESS__, clang
+// with __has_feature): its allocator holds freed memory on purpose, so memory bounds do not hold.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
 class ServedStack {
  public:
   // Starts `kahve serve --all` over `database_url` with `extra_flags` (budgets) and waits until

@@ -25,7 +25,11 @@ std::string Name(int players, int index) { return absl::StrCat("p", players, "-"
 
 TEST_F(MatchmakingTest, MexicanTrainQueuesSeatTwoToTenPlayersEachAtTheirOwnTableSize) {
   StartRelay();
-  StartMatchmaker(Settings());
+  MatchmakerSettings settings = Settings();
+  // The pair plays by unary calls alone, no stream: without a long grace a slow build (the
+  // sanitizers) passes the default 10 s and bots take their seats mid-game.
+  settings.table_options.set_away_grace_seconds(600);
+  StartMatchmaker(settings);
   // Enqueued interleaved, so every queue fills while the others wait beside it.
   std::map<std::string, std::string> tickets;
   for (int index = 0; index < 10; ++index) {
@@ -76,7 +80,8 @@ TEST_F(MatchmakingTest, MexicanTrainQueuesSeatTwoToTenPlayersEachAtTheirOwnTable
       request.set_table_id(pair_table);
       request.set_seat_token(player.token);
       v1::GetHintsResponse hints;
-      ASSERT_TRUE(stub().GetHints(context.get(), request, &hints).ok());
+      const grpc::Status hinted = stub().GetHints(context.get(), request, &hints);
+      ASSERT_TRUE(hinted.ok()) << hinted.error_code() << " " << hinted.error_message();
       ASSERT_TRUE(hints.hints().mexican_train().has_suggested());
       v1::Move move;
       *move.mutable_mexican_train() = hints.hints().mexican_train().suggested();
