@@ -234,8 +234,10 @@ absl::Status TableHost::Connect(const common::Identity& caller, const v1::Connec
 // The first message(s) of a stream, once the table is durable: the updates missed after after_seq
 // when they are still kept, else a snapshot.
 void TableHost::StartStream(LiveTable& table, UpdateStream* stream) ABSL_NO_THREAD_SAFETY_ANALYSIS {
-  if (stream->started) return;
+  // Membership first, comparing the pointer only: a stream that was disconnected (and freed)
+  // before the table became durable is gone from the list, and must not be read.
   if (std::find(table.streams.begin(), table.streams.end(), stream) == table.streams.end()) return;
+  if (stream->started) return;
   stream->started = true;
   stream->sent_through = table.session->seq();
   if (stream->after_seq.has_value()) {
