@@ -3,11 +3,11 @@
 # again under AddressSanitizer and UBSan (their service, e2e and abuse tests), then every fuzz
 # target for a bounded time on its corpus.
 #
-# The services' own tests (unit and pg), the abuse suite and the e2e scripts of the service binaries
-# run once, in the sanitize build, which checks more: the default build leaves them out
-# (KAHVE_BUILD_SERVICE_TESTS=OFF, and ctest skips the e2e scripts the sanitize run repeats) and runs
-# the engine, tools, web tier, browser, example and packaging tests. `cmake --preset default`
-# builds them again for a developer.
+# The services' own tests (unit and pg) and the e2e scripts of the service binaries run once, in the
+# sanitize build, which checks more: the default build leaves them out (KAHVE_BUILD_SERVICE_TESTS=OFF,
+# and ctest skips the e2e scripts the sanitize run repeats) and runs the engine, tools, web tier,
+# browser, example and packaging tests. The abuse suite runs in both: its memory bounds are checked
+# only outside the sanitizers. `cmake --preset default` builds everything for a developer.
 #
 # Each ctest run leaves much of the machine idle (browsers, podman and PostgreSQL are mostly
 # waited on), so the next build runs beside it at the lowest CPU priority, taking only what the
