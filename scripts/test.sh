@@ -37,7 +37,7 @@ finish_beside() {
   return "$status"
 }
 
-# run_tests_beside PRESET CTEST_ARGS...: ctest, then the build beside it; on failing tests the build
+# run_tests_beside CTEST_ARGS...: ctest, then the build beside it; on failing tests the build
 # is stopped, not waited for.
 run_tests_beside() {
   local status=0

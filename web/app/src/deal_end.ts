@@ -2,23 +2,20 @@
 // and the wild tile of the deal it ended, so the hands it shows can mark it.
 import type { Event, View } from "./api";
 
+/** The okey games' own event (classic or laying), else null. */
+function okeyEventOf(e: Event) {
+  const r = e.ruleset;
+  return r.case === "okey51" || r.case === "okey101" || r.case === "okey" ? r.value.event : null;
+}
+
 /** The deal-end event among these, if any. */
 export function dealEnd(events: readonly Event[]): Event | null {
   return events.find((e) => {
+    const okey = okeyEventOf(e);
+    if (okey) return okey.case === "dealEnded";
     const r = e.ruleset;
-    if (r.case === "okey51" || r.case === "okey101" || r.case === "okey") return r.value.event.case === "dealEnded";
-    if (r.case === "mexicanTrain") return r.value.event.case === "roundEnded";
-    return false;
+    return r.case === "mexicanTrain" && r.value.event.case === "roundEnded";
   }) ?? null;
-}
-
-/** The ended deal's number, for the okey games. */
-function endedDeal(ev: Event): number | null {
-  const r = ev.ruleset;
-  if ((r.case === "okey51" || r.case === "okey101" || r.case === "okey") && r.value.event.case === "dealEnded") {
-    return r.value.event.value.deal;
-  }
-  return null;
 }
 
 /**
@@ -28,15 +25,13 @@ function endedDeal(ev: Event): number | null {
  * view's own okey is not enough. "" when neither says (the tiles then show unmarked).
  */
 export function endedDealOkey(ev: Event, earlier: readonly (readonly Event[])[], view: View | null): string {
-  const deal = endedDeal(ev);
-  if (deal === null) return "";
+  const ended = okeyEventOf(ev);
+  if (ended?.case !== "dealEnded") return "";
+  const deal = ended.value.deal;
   for (let i = earlier.length - 1; i >= 0; i--) {
     for (const e of earlier[i]!) {
-      const r = e.ruleset;
-      if ((r.case === "okey51" || r.case === "okey101" || r.case === "okey") && r.value.event.case === "dealStarted" &&
-          r.value.event.value.deal === deal) {
-        return r.value.event.value.okey;
-      }
+      const started = okeyEventOf(e);
+      if (started?.case === "dealStarted" && started.value.deal === deal) return started.value.okey;
     }
   }
   const v = view?.ruleset;
