@@ -66,7 +66,9 @@ fi
 
 # --- The web client (web/app), when asked for and present ---------------------------------------
 # A workspace of the root once it is listed there (then `npm ci` above installed it); until then
-# its own lock file.
+# its own lock file. Installed and built only here, under the lock, and only when its inputs
+# changed: tests in browsers serve web/app/dist while other tests (container/smoke) run this, so
+# a needless `npm ci` or rebuild under them would pull files from beneath a running test.
 app="$root/web/app"
 if [ -n "$with_app" ] && [ -f "$app/package.json" ]; then
   if ! grep -q '"web/app"' "$root/package.json" && [ -f "$app/package-lock.json" ]; then
@@ -75,6 +77,16 @@ if [ -n "$with_app" ] && [ -f "$app/package.json" ]; then
       cp "$app/package-lock.json" "$app/node_modules/.kahve-installed-lock"
     fi
   fi
-  (cd "$app" && npm run build --silent) || fail "npm run build in web/app"
+  # The library is bundled into the app: its digest is one of the app's inputs.
+  app_digest="$( (echo "$digest"; cd "$app" && find src public build.mjs tsconfig.json package.json \
+    package-lock.json -type f -print 2>/dev/null | LC_ALL=C sort | xargs sha256sum) | sha256sum |
+    cut -d' ' -f1)"
+  app_stamp="$root/.kahve/web-app-build.stamp"
+  if [ -n "$force" ] || [ ! -f "$app/dist/app.js" ] ||
+     [ "$(cat "$app_stamp" 2>/dev/null)" != "$app_digest" ]; then
+    rm -f "$app_stamp"
+    (cd "$app" && npm run build --silent) || fail "npm run build in web/app"
+    echo "$app_digest" >"$app_stamp"
+  fi
 fi
 echo "web-build.sh: ok"

@@ -7,8 +7,12 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "dist");
-await mkdir(out, { recursive: true });
-await copyFile(join(here, "public/index.html"), join(out, "index.html"));
+// --tests-only: the unit tests alone; dist/ stays as it is (it may be served while this runs).
+const testsOnly = process.argv.includes("--tests-only");
+if (!testsOnly) {
+  await mkdir(out, { recursive: true });
+  await copyFile(join(here, "public/index.html"), join(out, "index.html"));
+}
 
 const options = {
   entryPoints: { app: join(here, "src/main.ts") },
@@ -24,7 +28,7 @@ const options = {
 };
 
 // Unit tests (test/unit/*.test.ts) bundled for Node's test runner into dist-test/.
-if (process.argv.includes("--tests")) {
+if (testsOnly || process.argv.includes("--tests")) {
   const tests = (await readdir(join(here, "test/unit"))).filter((f) => f.endsWith(".test.ts"));
   await build({
     entryPoints: tests.map((f) => join(here, "test/unit", f)),
@@ -38,7 +42,9 @@ if (process.argv.includes("--tests")) {
   });
 }
 
-if (process.argv.includes("--watch")) {
+if (testsOnly) {
+  console.log("web/app unit tests built");
+} else if (process.argv.includes("--watch")) {
   const ctx = await context(options);
   await ctx.watch();
   console.log("watching src/ …");
