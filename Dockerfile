@@ -15,6 +15,9 @@ ARG KAHVE_SRC
 # The LANG and LC_* assignments the host build ran with ("LANG=C.UTF-8"): ccache's keys include
 # them. container/build.sh passes them.
 ARG KAHVE_BUILD_LOCALE=""
+# The host's ccache settings that change its keys ("CCACHE_BASEDIR=/work"), from container/build.sh:
+# without them no compile of the host's is a hit.
+ARG KAHVE_CCACHE_SETTINGS=""
 COPY scripts/install-deps.sh /tmp/install-deps.sh
 RUN bash /tmp/install-deps.sh --build
 WORKDIR $KAHVE_SRC
@@ -27,7 +30,7 @@ COPY . .
 ENV CCACHE_DIR=/ccache CCACHE_STATSLOG=/tmp/ccache-stats.log
 # Tests and benchmarks off (no GoogleTest here); otherwise the host's `default` preset, same flags.
 RUN cmake --preset default -DKAHVE_BUILD_TESTS=OFF -DKAHVE_BUILD_BENCHMARKS=OFF >/dev/null \
- && env -u LANG -u LC_ALL -u LC_CTYPE -u LC_MESSAGES $KAHVE_BUILD_LOCALE \
+ && env -u LANG -u LC_ALL -u LC_CTYPE -u LC_MESSAGES $KAHVE_BUILD_LOCALE $KAHVE_CCACHE_SETTINGS \
       cmake --build --preset default --target kahve-matchmaking kahve-table kahve-rating kahve \
  && echo "ccache for this build: $(ccache --show-log-stats | grep -E '^ *(Hits|Misses):' | tr -s ' ' | tr '\n' ';')" \
  && mkdir /out \

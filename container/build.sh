@@ -41,9 +41,23 @@ for var in LANG LC_ALL LC_CTYPE LC_MESSAGES; do
   if [ -n "${!var+set}" ]; then locale+="$var=${!var} "; fi
 done
 
+# So are ccache's settings that change its keys: the host's (its ccache.conf may set base_dir, for
+# one), which the image build does not read, are passed as the same settings' variables; and its
+# size limit, so that the image build never trims the host's cache to ccache's default.
+ccache_settings=""
+if command -v ccache >/dev/null; then
+  for pair in base_dir:CCACHE_BASEDIR compiler_check:CCACHE_COMPILERCHECK \
+              sloppiness:CCACHE_SLOPPINESS namespace:CCACHE_NAMESPACE max_size:CCACHE_MAXSIZE; do
+    value="$(ccache --get-config "${pair%%:*}")"
+    if [ -n "$value" ]; then ccache_settings+="${pair#*:}=$value "; fi
+  done
+  if [ "$(ccache --get-config hash_dir)" = false ]; then ccache_settings+="CCACHE_NOHASHDIR=1 "; fi
+fi
+
 build=("${podman[@]}" build "${kahve_limits[@]}" --network host --pull=never)
 kahve=("${build[@]}" --volume "$cache:/ccache" --build-arg KAHVE_SRC="$root"
-  --build-arg KAHVE_BUILD_LOCALE="$locale" --file "$root/Dockerfile")
+  --build-arg KAHVE_BUILD_LOCALE="$locale" --build-arg KAHVE_CCACHE_SETTINGS="$ccache_settings"
+  --file "$root/Dockerfile")
 "${kahve[@]}" --target build --tag "$stage" "$root"
 "${kahve[@]}" --tag "$image" "$root"
 "${build[@]}" --tag "$postgres" --file "$root/container/postgres.Containerfile" "$root"

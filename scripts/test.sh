@@ -12,7 +12,9 @@
 # Each ctest run leaves much of the machine idle (browsers, podman and PostgreSQL are mostly
 # waited on), so the next build runs beside it at the lowest CPU priority, taking only what the
 # tests leave: the sanitize build beside the default tests, the fuzz build beside the sanitize
-# tests. Its output is printed when it ends.
+# tests. Its output is printed when it ends. The sanitize tests run four at a time on the two
+# cores: most of them wait on PostgreSQL, gRPC and their own timers (two at a time left the
+# machine half idle for minutes).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 kahve_install_deps
