@@ -43,7 +43,7 @@ void Matchmaker::Stop() {
 
 int Matchmaker::RunOnce() {
   const int64_t mark = budget_ != nullptr ? budget_->Mark() : 0;
-  auto queues = store_->ActiveQueues();
+  auto queues = store_->matches.ActiveQueues();
   if (!queues.ok()) {
     common::LogWarning("matchmaking pass skipped",
                        {{"error", std::string(queues.status().message())}});
@@ -84,7 +84,7 @@ void Matchmaker::ForgetGauges() {
 int Matchmaker::ProcessQueue(const std::string& queue_key) {
   int changed = 0;
   // First what an earlier pass (ours, or a replica's that died) left half done.
-  auto placing = store_->PlacingMatches(queue_key);
+  auto placing = store_->matches.PlacingMatches(queue_key);
   if (placing.ok()) {
     for (const PendingMatch& match : *placing) {
       const int placed = PlaceMatch(match);
@@ -92,19 +92,19 @@ int Matchmaker::ProcessQueue(const std::string& queue_key) {
     }
   }
   const absl::Time now = settings_.clock->Now();
-  auto expired = store_->ExpireTickets(queue_key, now - settings_.ticket_ttl, now);
+  auto expired = store_->matches.ExpireTickets(queue_key, now - settings_.ticket_ttl, now);
   if (expired.ok() && *expired > 0) {
     changed += *expired;
     metrics_->TicketsEnded(queue_key, kExpired).Increment(*expired);
   }
-  auto waiting = store_->WaitingTickets(queue_key);
+  auto waiting = store_->matches.WaitingTickets(queue_key);
   if (!waiting.ok()) {
     common::LogWarning("queue unreadable",
                        {{"queue", queue_key}, {"error", std::string(waiting.status().message())}});
   } else if (!waiting->empty()) {
     changed += FormMatches(queue_key, *waiting, now);
   }
-  auto sizes = store_->Sizes(queue_key);
+  auto sizes = store_->queues.Sizes(queue_key);
   if (sizes.ok()) {
     metrics_->tickets.Add({{"queue", queue_key}, {"state", kWaiting}}).Set(sizes->waiting);
     metrics_->tickets.Add({{"queue", queue_key}, {"state", kPlacing}}).Set(sizes->placing);
@@ -198,7 +198,7 @@ int Matchmaker::FormMatches(const std::string& queue_key, const std::vector<Queu
     }
   }
   // One transaction records them all; a match that lost a ticket to a cancel is left out.
-  auto recorded = store_->RecordFormedMatches(std::move(pending_matches));
+  auto recorded = store_->matches.RecordFormedMatches(std::move(pending_matches));
   if (!recorded.ok()) {
     common::LogWarning("formed matches not recorded; the tickets wait for the next pass",
                        {{"queue", queue_key}, {"error", std::string(recorded.status().message())}});
@@ -228,7 +228,7 @@ int Matchmaker::GiveUpIfStuck(const PendingMatch& match) {
   // (its host's tables fail over), and any host answers the retried CreateTable.
   auto has_table = tables_->HasTable(match.match_id);
   if (!has_table.ok() || *has_table) return 0;
-  auto back = store_->AbandonMatch(
+  auto back = store_->matches.AbandonMatch(
       match.match_id,
       absl::StrCat("not placed within ", absl::FormatDuration(settings_.placement_timeout)));
   if (!back.ok() || *back == 0) return 0;

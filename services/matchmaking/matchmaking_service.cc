@@ -34,7 +34,7 @@ void MatchmakingService::SettleGameEnds(const absl::StatusOr<std::vector<std::st
   absl::Status settled = matches.status();
   if (settled.ok() && !matches->empty()) {
     auto ended = tables_->EndedMatches(*matches);
-    settled = ended.ok() ? store_->MarkGamesOver(*ended) : ended.status();
+    settled = ended.ok() ? store_->game_ends.MarkGamesOver(*ended) : ended.status();
   }
   if (!settled.ok()) {
     common::LogWarning("game ends not learned; the matches count as running",
@@ -73,7 +73,7 @@ absl::StatusOr<NewTicket> MatchmakingService::TicketFor(const std::string& calle
   // Who the ticket queues: the caller, or the caller's whole party (leader first).
   std::vector<std::string> members = {caller};
   if (!request.party_id().empty()) {
-    auto party = store_->GetParty(request.party_id());
+    auto party = store_->parties.GetParty(request.party_id());
     if (!party.ok()) return party.status();
     const auto& all = party->members();
     if (std::find(all.begin(), all.end(), caller) == all.end()) {
@@ -136,7 +136,7 @@ grpc::ServerUnaryReactor* MatchmakingService::Enqueue(grpc::CallbackServerContex
                                  // Whether the id's earlier ticket is still in play depends on
                                  // whether its game ended.
                                  if (!ticket->request_id.empty()) {
-                                   SettleGameEnds(store_->UnsettledMatchOfRequest(
+                                   SettleGameEnds(store_->game_ends.UnsettledMatchOfRequest(
                                        caller, ticket->request_id));
                                  }
                                  // The worker is free at once; the writer answers after its batch
@@ -169,7 +169,7 @@ grpc::ServerUnaryReactor* MatchmakingService::CancelTicket(grpc::CallbackServerC
                                                            v1::CancelTicketResponse*) {
   return Offload(context, *request, "CancelTicket", [this, request](const std::string& caller) {
     if (request->ticket_id().empty()) return absl::InvalidArgumentError("ticket_id: required");
-    auto cancelled = store_->CancelTicket(request->ticket_id(), caller, Now());
+    auto cancelled = store_->tickets.CancelTicket(request->ticket_id(), caller, Now());
     if (!cancelled.ok()) return cancelled.status();
     // Counted by the call that cancelled it; a repeat finds it cancelled already.
     if (cancelled->has_value()) metrics_->TicketsEnded(**cancelled, kCancelled).Increment();
@@ -186,7 +186,7 @@ grpc::ServerUnaryReactor* MatchmakingService::GetQueueStats(grpc::CallbackServer
       return absl::InvalidArgumentError(absl::StrCat("ruleset: unknown ", request->ruleset()));
     }
     const absl::Time now = Now();
-    auto stats = store_->Stats(request->ruleset(), now - settings_.stats_window, now);
+    auto stats = store_->queues.Stats(request->ruleset(), now - settings_.stats_window, now);
     if (!stats.ok()) return stats.status();
     for (v1::QueueStats& queue : *stats) *response->add_queues() = std::move(queue);
     return absl::OkStatus();
@@ -197,7 +197,7 @@ grpc::ServerUnaryReactor* MatchmakingService::CreateParty(grpc::CallbackServerCo
                                                           const v1::CreatePartyRequest* request,
                                                           v1::Party* response) {
   return Offload(context, *request, "CreateParty", [this, response](const std::string& caller) {
-    auto party = store_->CreateParty(caller, Now());
+    auto party = store_->parties.CreateParty(caller, Now());
     if (!party.ok()) return party.status();
     *response = *std::move(party);
     return absl::OkStatus();
@@ -209,7 +209,7 @@ grpc::ServerUnaryReactor* MatchmakingService::JoinParty(grpc::CallbackServerCont
                                                         v1::Party* response) {
   return Offload(context, *request, "JoinParty", [this, request, response](const std::string& caller) {
     if (request->invite_code().empty()) return absl::InvalidArgumentError("invite_code: required");
-    auto party = store_->JoinParty(request->invite_code(), caller, Now());
+    auto party = store_->parties.JoinParty(request->invite_code(), caller, Now());
     if (!party.ok()) return party.status();
     *response = *std::move(party);
     return absl::OkStatus();
@@ -221,7 +221,7 @@ grpc::ServerUnaryReactor* MatchmakingService::LeaveParty(grpc::CallbackServerCon
                                                          v1::LeavePartyResponse*) {
   return Offload(context, *request, "LeaveParty", [this, request](const std::string& caller) {
     if (request->party_id().empty()) return absl::InvalidArgumentError("party_id: required");
-    return store_->LeaveParty(request->party_id(), caller);
+    return store_->parties.LeaveParty(request->party_id(), caller);
   });
 }
 
@@ -229,8 +229,8 @@ grpc::ServerUnaryReactor* MatchmakingService::GetMyTicket(grpc::CallbackServerCo
                                                           const v1::GetMyTicketRequest* request,
                                                           v1::TicketUpdate* response) {
   return Offload(context, *request, "GetMyTicket", [this, response](const std::string& caller) {
-    SettleGameEnds(store_->UnsettledMatchesOfPlayer(caller));
-    auto ticket = store_->TicketInPlay(caller);
+    SettleGameEnds(store_->game_ends.UnsettledMatchesOfPlayer(caller));
+    auto ticket = store_->tickets.TicketInPlay(caller);
     if (!ticket.ok()) return ticket.status();
     // The figures only a queued ticket shows; WatchTicket's first update would say the same.
     QueueFigures figures;
@@ -246,7 +246,7 @@ grpc::ServerUnaryReactor* MatchmakingService::GetMyParty(grpc::CallbackServerCon
                                                          const v1::GetMyPartyRequest* request,
                                                          v1::Party* response) {
   return Offload(context, *request, "GetMyParty", [this, response](const std::string& caller) {
-    auto party = store_->PartyOf(caller);
+    auto party = store_->parties.PartyOf(caller);
     if (!party.ok()) return party.status();
     *response = *std::move(party);
     return absl::OkStatus();

@@ -9,7 +9,7 @@
 #include "services/common/logging.h"
 #include "services/common/pg_arrays.h"
 #include "services/common/pg_status.h"
-#include "services/matchmaking/mm_store.h"
+#include "services/matchmaking/mm_ticket_store.h"
 
 namespace kahve::matchmaking {
 namespace {
@@ -17,6 +17,33 @@ namespace {
 using common::HexArrayLiteral;
 using common::Int64ArrayLiteral;
 using common::TextArrayLiteral;
+
+// Tickets requests made before, by (owner, request id). The request_id <> '' term lets the
+// partial index mm_tickets_request answer.
+constexpr char kSelectEarlier[] = "mm_select_earlier_tickets";
+constexpr char kSelectEarlierSql[] =
+    "SELECT t.owner, t.request_id, t.ticket_id, t.queue_key,"
+    "       mm_ticket_in_play(t.state, t.match_id) FROM mm_tickets t"
+    "  JOIN unnest($1::text[], $2::text[]) AS v(o, r)"
+    "    ON t.owner = v.o AND t.request_id = v.r WHERE t.request_id <> ''";
+
+constexpr char kSelectActive[] = "mm_select_active_tickets_of";
+constexpr char kSelectActiveSql[] =
+    "SELECT player_id, ticket_id FROM mm_ticket_players"
+    "  WHERE active AND player_id = ANY($1::text[])";
+
+constexpr char kInsertTickets[] = "mm_insert_tickets";
+constexpr char kInsertTicketsSql[] =
+    "INSERT INTO mm_tickets (ticket_id, queue_key, owner, request_id, settings, teams,"
+    "  longest_wait_us, state, enqueued_us)"
+    " SELECT i, q, o, r, decode(s, 'hex'), t::boolean, w, 'waiting', $8"
+    "  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],"
+    "    $7::bigint[]) AS v(i, q, o, r, s, t, w)";
+
+constexpr char kInsertPlayers[] = "mm_insert_ticket_players";
+constexpr char kInsertPlayersSql[] =
+    "INSERT INTO mm_ticket_players (ticket_id, player_id, position, active, enqueued_us)"
+    " SELECT t, p, n, true, $4 FROM unnest($1::text[], $2::text[], $3::smallint[]) AS v(t, p, n)";
 
 // A ticket a request made before, and whether it is in play (still bound to the request id).
 struct EarlierTicket {
@@ -37,13 +64,8 @@ EarlierTickets LookUpEarlier(pqxx::work& tx, const std::vector<NewTicket>& ticke
   }
   EarlierTickets earlier;
   if (request_ids.empty()) return earlier;
-  // The request_id <> '' term lets the partial index mm_tickets_request answer.
   for (const pqxx::row& row :
-       tx.exec_params("SELECT t.owner, t.request_id, t.ticket_id, t.queue_key,"
-                      "       mm_ticket_in_play(t.state, t.match_id) FROM mm_tickets t"
-                      "  JOIN unnest($1::text[], $2::text[]) AS v(o, r)"
-                      "    ON t.owner = v.o AND t.request_id = v.r WHERE t.request_id <> ''",
-                      TextArrayLiteral(owners), TextArrayLiteral(request_ids))) {
+       tx.exec_prepared(kSelectEarlier, TextArrayLiteral(owners), TextArrayLiteral(request_ids))) {
     earlier[{row[0].as<std::string>(), row[1].as<std::string>()}] = {
         .ticket_id = row[2].as<std::string>(),
         .queue_key = row[3].as<std::string>(),
@@ -60,9 +82,7 @@ std::map<std::string, std::string> LookUpActive(pqxx::work& tx,
     players.insert(players.end(), ticket.players.begin(), ticket.players.end());
   }
   std::map<std::string, std::string> active;
-  for (const pqxx::row& row : tx.exec_params("SELECT player_id, ticket_id FROM mm_ticket_players"
-                                             "  WHERE active AND player_id = ANY($1::text[])",
-                                             TextArrayLiteral(players))) {
+  for (const pqxx::row& row : tx.exec_prepared(kSelectActive, TextArrayLiteral(players))) {
     active[row[0].as<std::string>()] = row[1].as<std::string>();
   }
   return active;
@@ -132,20 +152,12 @@ std::vector<absl::StatusOr<std::string>> InsertBatch(pqxx::work& tx,
   ReleaseRequestIds(tx, released);
   std::vector<const std::string*> settings_bytes;
   for (const std::string& bytes : settings) settings_bytes.push_back(&bytes);
-  tx.exec_params0(
-      "INSERT INTO mm_tickets (ticket_id, queue_key, owner, request_id, settings, teams,"
-      "  longest_wait_us, state, enqueued_us)"
-      " SELECT i, q, o, r, decode(s, 'hex'), t::boolean, w, 'waiting', $8"
-      "  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],"
-      "    $7::bigint[]) AS v(i, q, o, r, s, t, w)",
-      TextArrayLiteral(ticket_ids), TextArrayLiteral(queue_keys), TextArrayLiteral(ticket_owners),
-      TextArrayLiteral(ticket_requests), HexArrayLiteral(settings_bytes), TextArrayLiteral(teams),
-      Int64ArrayLiteral(longest_waits), Micros(now));
-  tx.exec_params0(
-      "INSERT INTO mm_ticket_players (ticket_id, player_id, position, active, enqueued_us)"
-      " SELECT t, p, n, true, $4 FROM unnest($1::text[], $2::text[], $3::smallint[]) AS v(t, p, n)",
-      TextArrayLiteral(player_tickets), TextArrayLiteral(player_ids), Int64ArrayLiteral(positions),
-      Micros(now));
+  tx.exec_prepared0(kInsertTickets, TextArrayLiteral(ticket_ids), TextArrayLiteral(queue_keys),
+                    TextArrayLiteral(ticket_owners), TextArrayLiteral(ticket_requests),
+                    HexArrayLiteral(settings_bytes), TextArrayLiteral(teams),
+                    Int64ArrayLiteral(longest_waits), Micros(now));
+  tx.exec_prepared0(kInsertPlayers, TextArrayLiteral(player_tickets), TextArrayLiteral(player_ids),
+                    Int64ArrayLiteral(positions), Micros(now));
   return answers;
 }
 
@@ -158,7 +170,14 @@ bool IsOutage(const absl::Status& status) {
 
 }  // namespace
 
-std::vector<absl::StatusOr<std::string>> MatchmakingStore::CreateTickets(
+NamedStatements TicketBatchStatements() {
+  return {{kSelectEarlier, kSelectEarlierSql},
+          {kSelectActive, kSelectActiveSql},
+          {kInsertTickets, kInsertTicketsSql},
+          {kInsertPlayers, kInsertPlayersSql}};
+}
+
+std::vector<absl::StatusOr<std::string>> TicketStore::CreateTickets(
     const std::vector<NewTicket>& tickets, absl::Time now) {
   std::vector<absl::StatusOr<std::string>> answers(tickets.size(),
                                                    absl::InternalError("unanswered"));

@@ -13,7 +13,7 @@
 
 namespace kahve::matchmaking {
 
-Placer::Placer(PlacerSettings settings, MatchmakingStore* store, TableDirectory* tables)
+Placer::Placer(PlacerSettings settings, MatchStore* store, TableDirectory* tables)
     : settings_(std::move(settings)), store_(store), tables_(tables) {}
 
 std::string Placer::ClientEndpointFor(const std::string& host_endpoint) const {

@@ -17,7 +17,7 @@
 #include "kahve/v1/table.grpc.pb.h"
 #include "services/common/clock.h"
 #include "services/common/stub_cache.h"
-#include "services/matchmaking/mm_store.h"
+#include "services/matchmaking/mm_match_store.h"
 #include "services/matchmaking/table_directory.h"
 
 namespace kahve::matchmaking {
@@ -41,7 +41,7 @@ struct PlacerSettings {
 class Placer {
  public:
   // Neither is owned.
-  Placer(PlacerSettings settings, MatchmakingStore* store, TableDirectory* tables);
+  Placer(PlacerSettings settings, MatchStore* store, TableDirectory* tables);
 
   // Places `match` (state placing): on its chosen host if that still takes tables, else on the
   // least loaded one not yet tried. Returns the tickets' waits once the assignments are stored;
@@ -61,7 +61,7 @@ class Placer {
   void Authorize(grpc::ClientContext& context) const;
 
   const PlacerSettings settings_;
-  MatchmakingStore* store_;
+  MatchStore* store_;
   TableDirectory* tables_;
   common::StubCache<v1::TableService> stubs_;
 };

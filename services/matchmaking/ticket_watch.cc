@@ -125,8 +125,8 @@ class TicketWatchers::Stream : public grpc::ServerWriteReactor<v1::TicketUpdate>
 
 QueueFigures ReadQueueFigures(MatchmakingStore& store, const std::string& queue_key,
                               absl::Time since) {
-  auto sizes = store.Sizes(queue_key);
-  auto expected = store.ExpectedWaitSeconds(queue_key, since);
+  auto sizes = store.queues.Sizes(queue_key);
+  auto expected = store.queues.ExpectedWaitSeconds(queue_key, since);
   return {.size = sizes.ok() ? sizes->waiting + sizes->placing : 0,
           .expected_wait_seconds = expected.ok() ? *expected : 0};
 }
@@ -250,7 +250,7 @@ void TicketWatchers::Loop() {
     if (ticket_ids.empty()) continue;
     std::sort(ticket_ids.begin(), ticket_ids.end());
     ticket_ids.erase(std::unique(ticket_ids.begin(), ticket_ids.end()), ticket_ids.end());
-    auto tickets = store_->GetTickets(ticket_ids);
+    auto tickets = store_->tickets.GetTickets(ticket_ids);
     if (!tickets.ok()) {
       common::LogWarning("ticket watch poll failed",
                          {{"error", std::string(tickets.status().message())}});

@@ -5,7 +5,7 @@
 
 namespace kahve::matchmaking {
 
-TicketWriter::TicketWriter(MatchmakingStore* store, int max_batch, common::Clock* clock)
+TicketWriter::TicketWriter(TicketStore* store, int max_batch, common::Clock* clock)
     : store_(store), max_batch_(max_batch), clock_(clock), thread_([this] { Loop(); }) {}
 
 TicketWriter::~TicketWriter() {

@@ -14,7 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "services/common/clock.h"
-#include "services/matchmaking/mm_store.h"
+#include "services/matchmaking/mm_ticket_store.h"
 
 namespace kahve::matchmaking {
 
@@ -23,7 +23,7 @@ class TicketWriter {
   using Done = std::function<void(absl::StatusOr<std::string>)>;
 
   // `clock` stamps the tickets' creation (their waits and expiry count from it; not owned).
-  TicketWriter(MatchmakingStore* store, int max_batch, common::Clock* clock = common::RealClock());
+  TicketWriter(TicketStore* store, int max_batch, common::Clock* clock = common::RealClock());
   // Stores everything already queued, then joins the thread.
   ~TicketWriter();
   TicketWriter(const TicketWriter&) = delete;
@@ -40,7 +40,7 @@ class TicketWriter {
   };
   void Loop();
 
-  MatchmakingStore* const store_;
+  TicketStore* const store_;
   const int max_batch_;
   common::Clock* const clock_;
   absl::Mutex mu_;

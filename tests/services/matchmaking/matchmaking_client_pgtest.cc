@@ -106,7 +106,8 @@ class MatchmakingClientTest : public MatchmakingTest {
   // ticket stored alone after its batch failed).
   struct OwnStore {
     explicit OwnStore(const std::string& url)
-        : pool(common::PgPoolSettings{.url = url, .size = 1, .name = "test"}, &metrics.registry()),
+        : pool(WithMatchmakingStatements({.url = url, .size = 1, .name = "test"}),
+               &metrics.registry()),
           store(&pool) {}
     common::Metrics metrics;
     common::PgPool pool;
@@ -184,11 +185,11 @@ TEST_F(MatchmakingClientTest, TheSingleTicketPathAttachesTheSameDetails) {
   Start(/*passes=*/false);
   OwnStore own(url());
   const absl::StatusOr<std::string> first =
-      own.store.CreateTicket(Ticket("ana", "r-1", LiarsDice(4)), absl::Now());
+      own.store.tickets.CreateTicket(Ticket("ana", "r-1", LiarsDice(4)), absl::Now());
   ASSERT_TRUE(first.ok()) << first.status();
 
   const absl::StatusOr<std::string> second =
-      own.store.CreateTicket(Ticket("ana", "r-2", LiarsDice(4)), absl::Now());
+      own.store.tickets.CreateTicket(Ticket("ana", "r-2", LiarsDice(4)), absl::Now());
   EXPECT_EQ(second.status().code(), absl::StatusCode::kAlreadyExists);
   const absl::StatusOr<v1::ActiveTicket> active = WireDetailOf<v1::ActiveTicket>(second.status());
   ASSERT_TRUE(active.ok()) << active.status();
@@ -196,7 +197,7 @@ TEST_F(MatchmakingClientTest, TheSingleTicketPathAttachesTheSameDetails) {
   EXPECT_EQ(active->ticket_id(), *first);
 
   const absl::StatusOr<std::string> other_queue =
-      own.store.CreateTicket(Ticket("ana", "r-1", LiarsDice(3)), absl::Now());
+      own.store.tickets.CreateTicket(Ticket("ana", "r-1", LiarsDice(3)), absl::Now());
   EXPECT_EQ(other_queue.status().code(), absl::StatusCode::kAlreadyExists);
   const absl::StatusOr<v1::RequestIdInUse> in_use =
       WireDetailOf<v1::RequestIdInUse>(other_queue.status());
@@ -205,15 +206,15 @@ TEST_F(MatchmakingClientTest, TheSingleTicketPathAttachesTheSameDetails) {
   EXPECT_EQ(in_use->ticket_id(), *first);
 
   // Over (cancelled), the ticket gives r-1 up to the next ticket of the request, once.
-  ASSERT_TRUE(own.store.CancelTicket(*first, "ana", absl::Now()).ok());
+  ASSERT_TRUE(own.store.tickets.CancelTicket(*first, "ana", absl::Now()).ok());
   const absl::StatusOr<std::string> renewed =
-      own.store.CreateTicket(Ticket("ana", "r-1", LiarsDice(3)), absl::Now());
+      own.store.tickets.CreateTicket(Ticket("ana", "r-1", LiarsDice(3)), absl::Now());
   ASSERT_TRUE(renewed.ok()) << renewed.status();
   EXPECT_NE(*renewed, *first);
   EXPECT_EQ(RequestIdsOf(*first), "/r-1");
   EXPECT_EQ(RequestIdsOf(*renewed), "r-1/");
   const absl::StatusOr<std::string> retried =
-      own.store.CreateTicket(Ticket("ana", "r-1", LiarsDice(3)), absl::Now());
+      own.store.tickets.CreateTicket(Ticket("ana", "r-1", LiarsDice(3)), absl::Now());
   ASSERT_TRUE(retried.ok()) << retried.status();
   EXPECT_EQ(*retried, *renewed);
 }
@@ -471,7 +472,7 @@ TEST_F(MatchmakingClientTest, ARequestIdIsFreeAgainOnceItsTicketExpiredOrWasCanc
   OwnStore own(url());
   const std::string key = QueueSpecFor(LiarsDice(4).settings(), false)->key;
   const absl::Time now = absl::Now();
-  ASSERT_EQ(own.store.ExpireTickets(key, now + absl::Seconds(1), now).value_or(-1), 1);
+  ASSERT_EQ(own.store.matches.ExpireTickets(key, now + absl::Seconds(1), now).value_or(-1), 1);
   // Over, the ticket binds the id to nothing: another queue is fine too.
   ASSERT_TRUE(Enqueue("ana", WithId(LiarsDice(3), "r-1"), &third).ok());
   EXPECT_NE(third, second) << "expired: a new ticket";
@@ -524,7 +525,7 @@ TEST_F(MatchmakingClientTest, ABatchHandsAFreedRequestIdOnOnce) {
   ASSERT_TRUE(Enqueue("bora", LiarsDice(4), &bora_active).ok());
 
   OwnStore own(url());
-  const std::vector<absl::StatusOr<std::string>> answers = own.store.CreateTickets(
+  const std::vector<absl::StatusOr<std::string>> answers = own.store.tickets.CreateTickets(
       {Ticket("ana", "r-1", LiarsDice(4)), Ticket("ana", "r-1", LiarsDice(4)),
        Ticket("ana", "r-1", LiarsDice(3)), Ticket("bora", "r-9", LiarsDice(4))},
       absl::Now());

@@ -164,7 +164,7 @@ TEST_F(MatchmakingInputTest, ABatchOfTicketsIsAnsweredAsOneByOne) {
   ASSERT_TRUE(Enqueue("ana", with_id, &earlier).ok());  // ana: active, and r-1 is taken
 
   common::Metrics metrics;
-  common::PgPool pool(common::PgPoolSettings{.url = url(), .size = 1, .name = "test"},
+  common::PgPool pool(WithMatchmakingStatements({.url = url(), .size = 1, .name = "test"}),
                       &metrics.registry());
   MatchmakingStore store(&pool);
   const std::string key = QueueSpecFor(with_id.settings(), false)->key;
@@ -175,7 +175,7 @@ TEST_F(MatchmakingInputTest, ABatchOfTicketsIsAnsweredAsOneByOne) {
                      .request_id = request_id,
                      .players = std::move(players)};
   };
-  const std::vector<absl::StatusOr<std::string>> answers = store.CreateTickets(
+  const std::vector<absl::StatusOr<std::string>> answers = store.tickets.CreateTickets(
       {
           ticket("ana", "r-1", {"ana"}),                       // a retry of the stored ticket
           ticket("bora", "", {"bora", "cem"}),                 // new

@@ -161,12 +161,12 @@ TEST_F(MatchmakingUntrustedTest, GetTicketsTakesItsIdsAsAnArray) {
   std::string ana, bora;
   ASSERT_TRUE(Enqueue("ana", LiarsDice(4), &ana).ok());
   ASSERT_TRUE(Enqueue("bora", LiarsDice(4), &bora).ok());
-  auto tickets = mm().store().GetTickets(
+  auto tickets = mm().store().tickets.GetTickets(
       {std::string(1, '\0'), ana, absl::StrCat(ana, ",", bora), "tk-\"quoted\\"});
   ASSERT_TRUE(tickets.ok()) << tickets.status();
   ASSERT_EQ(tickets->size(), 1u);
   EXPECT_EQ(tickets->front().ticket_id, ana);
-  EXPECT_EQ(mm().store().GetTicket(std::string("\0", 1)).status().code(),
+  EXPECT_EQ(mm().store().tickets.GetTicket(std::string("\0", 1)).status().code(),
             absl::StatusCode::kNotFound);
 }
 
@@ -205,7 +205,7 @@ TEST_F(MatchmakingUntrustedTest, ATicketTheDatabaseRefusesFailsAloneInItsBatch) 
                      .settings = settings,
                      .players = {player}};
   };
-  const std::vector<absl::StatusOr<std::string>> answers = mm().store().CreateTickets(
+  const std::vector<absl::StatusOr<std::string>> answers = mm().store().tickets.CreateTickets(
       {ticket("ana", "r-ana"), ticket("bora", "poison"), ticket("cem", "r-cem"),
        ticket("deniz", std::string("r\0x", 3)), ticket("emre", "")},
       absl::Now());

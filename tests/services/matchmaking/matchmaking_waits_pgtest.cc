@@ -153,7 +153,7 @@ TEST_F(MatchmakingWaitsTest, AMatchWithATicketCancelledMeanwhileIsLeftOutAlone) 
   ASSERT_TRUE(Cancel("bora", tickets[1]).ok());
 
   common::Metrics metrics;
-  common::PgPool pool(common::PgPoolSettings{.url = url(), .size = 1, .name = "test"},
+  common::PgPool pool(WithMatchmakingStatements({.url = url(), .size = 1, .name = "test"}),
                       &metrics.registry());
   MatchmakingStore store(&pool);
   auto match_of = [&](const std::string& id, int a, int b) {
@@ -165,7 +165,8 @@ TEST_F(MatchmakingWaitsTest, AMatchWithATicketCancelledMeanwhileIsLeftOutAlone) 
     match.seats = {{tickets[a], names[a], 0}, {tickets[b], names[b], 1}};
     return match;
   };
-  auto recorded = store.RecordFormedMatches({match_of("mt-a", 0, 1), match_of("mt-b", 2, 3)});
+  auto recorded =
+      store.matches.RecordFormedMatches({match_of("mt-a", 0, 1), match_of("mt-b", 2, 3)});
   ASSERT_TRUE(recorded.ok()) << recorded.status();
   ASSERT_EQ(recorded->size(), 1u);
   EXPECT_EQ(recorded->front().match_id, "mt-b");
