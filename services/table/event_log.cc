@@ -4,38 +4,16 @@
 #include <utility>
 
 #include "absl/hash/hash.h"
-#include "prometheus/histogram.h"
-#include "prometheus/registry.h"
-#include "services/common/metrics.h"
 #include "services/table/log_writer.h"
+#include "services/table/table_metrics.h"
 #include "services/table/table_queries.h"
 
 namespace kahve::table {
-namespace {
-
-// Powers of two up to the largest batch.
-const prometheus::Histogram::BucketBoundaries& BatchSizeBuckets() {
-  static const auto* buckets =
-      new prometheus::Histogram::BucketBoundaries{1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
-  return *buckets;
-}
-
-}  // namespace
 
 EventLog::EventLog(EventLogSettings settings, common::PgPool& pool, prometheus::Registry& registry)
     : settings_(std::move(settings)), pool_(pool) {
-  prometheus::Histogram& commit_seconds =
-      prometheus::BuildHistogram()
-          .Name("kahve_event_log_commit_seconds")
-          .Help("Time to write and commit one batch of table log writes (successful attempts).")
-          .Register(registry)
-          .Add({}, common::LatencyBuckets());
-  prometheus::Histogram& batch_size =
-      prometheus::BuildHistogram()
-          .Name("kahve_event_log_batch_size")
-          .Help("Table log writes per commit (group commit across tables).")
-          .Register(registry)
-          .Add({}, BatchSizeBuckets());
+  // The histograms belong to the registry: the writers keep pointers to them.
+  EventLogMetrics metrics(registry);
   const int writers = std::max(1, settings_.writers);
   for (int i = 0; i < writers; ++i) {
     writers_.push_back(std::make_unique<LogWriter>(LogWriterSettings{
@@ -47,8 +25,8 @@ EventLog::EventLog(EventLogSettings settings, common::PgPool& pool, prometheus::
         .retry_max_backoff = settings_.retry_max_backoff,
         .stop_flush_timeout = settings_.shutdown_flush_timeout,
         .clock = settings_.clock,
-        .commit_seconds = &commit_seconds,
-        .batch_size = &batch_size,
+        .commit_seconds = &metrics.commit_seconds,
+        .batch_size = &metrics.batch_size,
     }));
   }
 }

@@ -30,28 +30,7 @@ constexpr char kPruneBatchSql[] =
 
 LogRetention::LogRetention(LogRetentionSettings settings, common::PgPool& pool,
                            prometheus::Registry& registry)
-    : settings_(settings),
-      pool_(pool),
-      rows_kept_(prometheus::BuildGauge()
-                     .Name("kahve_table_log_rows")
-                     .Help("Rows of finished and running tables' logs in the database, by kind "
-                           "(practice, rated), as of the last retention pass.")
-                     .Register(registry)),
-      rows_pruned_(prometheus::BuildCounter()
-                       .Name("kahve_table_log_rows_pruned_total")
-                       .Help("Log rows of finished tables removed by the retention policy, by "
-                             "kind.")
-                       .Register(registry)),
-      tables_pruned_(prometheus::BuildCounter()
-                         .Name("kahve_table_logs_pruned_total")
-                         .Help("Finished tables whose log the retention policy removed, by kind.")
-                         .Register(registry)) {
-  for (const bool practice : {true, false}) {
-    rows_kept_.Add({{"kind", KindOf(practice)}});
-    rows_pruned_.Add({{"kind", KindOf(practice)}});
-    tables_pruned_.Add({{"kind", KindOf(practice)}});
-  }
-}
+    : settings_(settings), pool_(pool), metrics_(registry) {}
 
 LogRetention::~LogRetention() {
   stop_.Notify();
@@ -105,8 +84,10 @@ absl::StatusOr<bool> LogRetention::PruneKind(bool practice, absl::Time cutoff, P
     if (batch->tables < 0) return false;
     pruned.tables += batch->tables;
     pruned.rows += batch->rows;
-    tables_pruned_.Add({{"kind", KindOf(practice)}}).Increment(static_cast<double>(batch->tables));
-    rows_pruned_.Add({{"kind", KindOf(practice)}}).Increment(static_cast<double>(batch->rows));
+    metrics_.tables_pruned.Add({{"kind", KindOf(practice)}})
+        .Increment(static_cast<double>(batch->tables));
+    metrics_.rows_pruned.Add({{"kind", KindOf(practice)}})
+        .Increment(static_cast<double>(batch->rows));
     if (batch->tables < settings_.batch) return true;
   }
 }
@@ -123,8 +104,8 @@ absl::Status LogRetention::CountKept() {
   if (!counts.ok()) return counts.status();
   double kept[2] = {0, 0};
   for (const pqxx::row& row : *counts) kept[row[0].as<bool>() ? 1 : 0] = row[1].as<double>();
-  rows_kept_.Add({{"kind", "practice"}}).Set(kept[1]);
-  rows_kept_.Add({{"kind", "rated"}}).Set(kept[0]);
+  metrics_.rows_kept.Add({{"kind", "practice"}}).Set(kept[1]);
+  metrics_.rows_kept.Add({{"kind", "rated"}}).Set(kept[0]);
   return absl::OkStatus();
 }
 

@@ -14,12 +14,10 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
-#include "prometheus/counter.h"
-#include "prometheus/family.h"
-#include "prometheus/gauge.h"
 #include "prometheus/registry.h"
 #include "services/common/clock.h"
 #include "services/common/pg_pool.h"
+#include "services/table/table_metrics.h"
 
 namespace kahve::table {
 
@@ -59,9 +57,7 @@ class LogRetention {
 
   const LogRetentionSettings settings_;
   common::PgPool& pool_;
-  prometheus::Family<prometheus::Gauge>& rows_kept_;
-  prometheus::Family<prometheus::Counter>& rows_pruned_;
-  prometheus::Family<prometheus::Counter>& tables_pruned_;
+  LogRetentionMetrics metrics_;
   absl::Notification stop_;
   std::thread thread_;
 };

@@ -3,7 +3,7 @@
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "services/common/sha256.h"
-#include "services/table/table_metrics.h"
+#include "services/table/table_observations.h"
 
 namespace kahve::table {
 

@@ -10,6 +10,7 @@
 #include "prometheus/registry.h"
 #include "services/common/logging.h"
 #include "services/common/pg_arrays.h"
+#include "services/table/table_metrics.h"
 
 namespace kahve::table {
 
@@ -49,13 +50,7 @@ const std::string& MarkFailedSql() {
 }  // namespace
 
 Outbox::Outbox(common::PgPool& pool, prometheus::Registry& registry, OutboxSettings settings)
-    : settings_(std::move(settings)),
-      pool_(pool),
-      pending_(&prometheus::BuildGauge()
-                    .Name("kahve_outbox_pending")
-                    .Help("Match results not yet acknowledged by the rating service.")
-                    .Register(registry)
-                    .Add({})) {}
+    : settings_(std::move(settings)), pool_(pool), pending_(&OutboxMetrics(registry).pending) {}
 
 absl::Status Outbox::DeliverPending(const Send& send, int limit, int* picked) {
   if (picked != nullptr) *picked = 0;

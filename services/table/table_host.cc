@@ -14,6 +14,7 @@
 #include "services/table/log_batch.h"
 #include "services/table/match_result.h"
 #include "services/table/seat_tokens.h"
+#include "services/table/table_observations.h"
 
 namespace kahve::table {
 namespace {
@@ -550,11 +551,11 @@ void TableHost::OnDurable(const TablePtr& table, const AppliedEntry& applied, ab
     return;
   }
   table->durable_seq = applied.entry.seq();
-  metrics_->CountEntry(table->ruleset, applied);
+  CountEntry(*metrics_, table->ruleset, applied);
   if (applied.result.has_value()) {
-    metrics_->CountFinishedGame(table->ruleset, table->session->practice(), *applied.result,
-                                table->session->SeatOutcomes(),
-                                FromTimestamp(applied.entry.at()) - table->created_at);
+    CountFinishedGame(*metrics_, table->ruleset, table->session->practice(), *applied.result,
+                      table->session->SeatOutcomes(),
+                      FromTimestamp(applied.entry.at()) - table->created_at);
   }
   CountPlayers(*table, table->session->SeatedPlayers());
   for (UpdateStream* stream : table->streams) {

@@ -1,12 +1,13 @@
 #include "services/table/table_metrics.h"
 
-#include <set>
-
-#include "absl/strings/ascii.h"
 #include "services/common/metrics.h"
 
 namespace kahve::table {
 namespace {
+
+const char* const kLogKinds[] = {"practice", "rated"};
+
+}  // namespace
 
 // A human decision: from a second to the longest turn limits players choose.
 const prometheus::Histogram::BucketBoundaries& TurnBuckets() {
@@ -29,35 +30,6 @@ const prometheus::Histogram::BucketBoundaries& ScoreBuckets() {
   static const auto* buckets = new prometheus::Histogram::BucketBoundaries{
       -404, -202, -101, 0, 1, 2, 3, 5, 10, 25, 50, 100, 150, 200, 300, 500, 1000};
   return *buckets;
-}
-
-}  // namespace
-
-std::string_view GameMode(bool practice, const v1::Result& result) {
-  if (practice) return "practice";
-  std::set<int> teams;
-  for (const v1::Result::SeatResult& seat : result.seats()) teams.insert(seat.team());
-  return teams.size() < static_cast<size_t>(result.seats_size()) ? "teams" : "solo";
-}
-
-std::string GameEnding(const v1::Result& result, const std::vector<SeatOutcome>& seats) {
-  int players = 0;
-  int resigned = 0;
-  int gone = 0;
-  for (const SeatOutcome& seat : seats) {
-    if (seat.player_id.empty()) continue;
-    ++players;
-    if (seat.resigned) ++resigned;
-    if (seat.resigned || seat.away_at_end) ++gone;
-  }
-  if (players > 0 && gone == players) return "abandoned";
-  if (resigned > 0) return "resigned";
-  return result.ending();
-}
-
-std::string RoundEnding(const v1::Result::Round& round) {
-  if (round.finish().empty()) return round.ending();
-  return round.ending() + "_" + round.finish();
 }
 
 TableMetrics::TableMetrics(prometheus::Registry& registry)
@@ -164,7 +136,7 @@ TableMetrics::TableMetrics(prometheus::Registry& registry)
               .Help("How long a lapsed table's host had been silent when this host claimed it.")
               .Register(registry)
               .Add({}, prometheus::Histogram::BucketBoundaries{1, 2, 3, 4, 5, 6, 7, 8, 10, 15, 20,
-                                                              30, 60})),
+                                                               30, 60})),
       tables_lost(prometheus::BuildCounter()
                       .Name("kahve_tables_lost_total")
                       .Help("Tables this host stopped serving because another host claimed them.")
@@ -172,58 +144,48 @@ TableMetrics::TableMetrics(prometheus::Registry& registry)
                       .Add({})),
       budgets(registry) {}
 
-void TableMetrics::CountEntry(const std::string& ruleset, const AppliedEntry& applied) {
-  const v1::TableLogEntry& entry = applied.entry;
-  if (entry.has_move()) {
-    const v1::MovePlayed& move = entry.move();
-    if (move.by_bot()) {
-      bot_moves.Add({{"ruleset", ruleset}, {"reason", move.bot_reason()}}).Increment();
-      if (move.bot_reason() == kReasonTimeout) timeouts.Add({{"ruleset", ruleset}}).Increment();
-    } else if (applied.decision_time.has_value()) {
-      turn_seconds.Add({{"ruleset", ruleset}}, TurnBuckets())
-          .Observe(absl::ToDoubleSeconds(*applied.decision_time));
-    }
-  } else if (entry.has_seat_change()) {
-    if (entry.seat_change().kind() == v1::SeatChange::RESIGNED) {
-      resignations.Add({{"ruleset", ruleset}}).Increment();
-    }
-  } else if (entry.has_practice()) {
-    practice_changes.Add({{"kind", PracticeKindName(entry.practice().kind())}}).Increment();
-  } else if (entry.has_closed()) {
-    const v1::TableClosed::Reason reason = entry.closed().reason();
-    tables_closed.Add({{"reason", absl::AsciiStrToLower(v1::TableClosed::Reason_Name(reason))}})
-        .Increment();
-    if (reason == v1::TableClosed::PRACTICE_RESIGNED) {
-      resignations.Add({{"ruleset", ruleset}}).Increment();
-    }
+EventLogMetrics::EventLogMetrics(prometheus::Registry& registry)
+    : commit_seconds(
+          prometheus::BuildHistogram()
+              .Name("kahve_event_log_commit_seconds")
+              .Help("Time to write and commit one batch of table log writes (successful attempts).")
+              .Register(registry)
+              .Add({}, common::LatencyBuckets())),
+      // Powers of two up to the largest batch.
+      batch_size(prometheus::BuildHistogram()
+                     .Name("kahve_event_log_batch_size")
+                     .Help("Table log writes per commit (group commit across tables).")
+                     .Register(registry)
+                     .Add({}, prometheus::Histogram::BucketBoundaries{1, 2, 4, 8, 16, 32, 64, 128,
+                                                                      256, 512})) {}
+
+LogRetentionMetrics::LogRetentionMetrics(prometheus::Registry& registry)
+    : rows_kept(prometheus::BuildGauge()
+                    .Name("kahve_table_log_rows")
+                    .Help("Rows of finished and running tables' logs in the database, by kind "
+                          "(practice, rated), as of the last retention pass.")
+                    .Register(registry)),
+      rows_pruned(prometheus::BuildCounter()
+                      .Name("kahve_table_log_rows_pruned_total")
+                      .Help("Log rows of finished tables removed by the retention policy, by "
+                            "kind.")
+                      .Register(registry)),
+      tables_pruned(prometheus::BuildCounter()
+                        .Name("kahve_table_logs_pruned_total")
+                        .Help("Finished tables whose log the retention policy removed, by kind.")
+                        .Register(registry)) {
+  for (const char* kind : kLogKinds) {
+    rows_kept.Add({{"kind", kind}});
+    rows_pruned.Add({{"kind", kind}});
+    tables_pruned.Add({{"kind", kind}});
   }
 }
 
-void TableMetrics::CountFinishedGame(const std::string& ruleset, bool practice,
-                                     const v1::Result& result,
-                                     const std::vector<SeatOutcome>& seats,
-                                     absl::Duration length) {
-  const std::string mode(GameMode(practice, result));
-  games_finished
-      .Add({{"ruleset", ruleset}, {"mode", mode}, {"ending", GameEnding(result, seats)}})
-      .Increment();
-  game_seconds.Add({{"ruleset", ruleset}, {"mode", mode}}, GameBuckets())
-      .Observe(absl::ToDoubleSeconds(length));
-  prometheus::Histogram& scores = round_score.Add({{"ruleset", ruleset}}, ScoreBuckets());
-  for (const v1::Result::Round& round : result.rounds()) {
-    for (const double score : round.seat_scores()) scores.Observe(score);
-    const std::string ending = RoundEnding(round);
-    if (ending.empty()) continue;
-    rounds_finished.Add({{"ruleset", ruleset}, {"mode", mode}, {"ending", ending}}).Increment();
-  }
-  for (const SeatOutcome& seat : seats) {
-    const char* reason = seat.bot_seat      ? kReasonBotSeat
-                         : seat.resigned    ? kReasonResigned
-                         : seat.away_at_end ? kReasonAway
-                                            : nullptr;
-    if (reason == nullptr) continue;
-    game_bot_seats.Add({{"ruleset", ruleset}, {"reason", reason}}).Increment();
-  }
-}
+OutboxMetrics::OutboxMetrics(prometheus::Registry& registry)
+    : pending(prometheus::BuildGauge()
+                  .Name("kahve_outbox_pending")
+                  .Help("Match results not yet acknowledged by the rating service.")
+                  .Register(registry)
+                  .Add({})) {}
 
 }  // namespace kahve::table

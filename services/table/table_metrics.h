@@ -1,54 +1,33 @@
 #ifndef KAHVE_SERVICES_TABLE_TABLE_METRICS_H_
 #define KAHVE_SERVICES_TABLE_TABLE_METRICS_H_
 
-// The table service's metric families (docs/operations.md section 4), and the one place that
-// turns a durable log entry, or a finished game, into observations. Labels are bounded: ruleset,
-// mode, an ending or reason from a fixed vocabulary; never a table, player or match id.
+// Every metric family of the table service (docs/operations.md section 4), declared here and
+// nowhere else: names, help, labels and buckets. What is observed, and when, belongs to the parts
+// that hold these (table_observations.h turns log entries and finished games into observations).
+// Labels are bounded: ruleset, mode, kind, an ending or reason from a fixed vocabulary; never a
+// table, player or match id. The process's shared families (gRPC, pool, budgets, connections)
+// are services/common's.
 
-#include <string>
-#include <string_view>
-#include <vector>
-
-#include "absl/time/time.h"
-#include "kahve/v1/engine.pb.h"
 #include "prometheus/counter.h"
 #include "prometheus/family.h"
 #include "prometheus/gauge.h"
 #include "prometheus/histogram.h"
 #include "prometheus/registry.h"
 #include "services/common/budget.h"
-#include "services/table/table_session.h"
 
 namespace kahve::table {
 
-// The `mode` label of a finished game: "practice" for a practice table, else "teams" when any two
-// seats share a team, else "solo".
-std::string_view GameMode(bool practice, const v1::Result& result);
-// The `ending` label of a finished game: "abandoned" when every player's seat ended resigned or
-// away (the bots finished the game), "resigned" when some player resigned, else the engine's
-// Result.ending ("deals_played", "last_player_standing", ...).
-std::string GameEnding(const v1::Result& result, const std::vector<SeatOutcome>& seats);
-// The `ending` label of one deal or round: its Result.Round.ending, with okey51's and okey101's
-// finish kind appended ("finished_pairs"); empty for a round without an ending (Liar's dice).
-std::string RoundEnding(const v1::Result::Round& round);
-
+// Live tables, moves, streams, games and ownership (TableHost, TableService).
 struct TableMetrics {
   explicit TableMetrics(prometheus::Registry& registry);
-
-  // A durable entry of a table of `ruleset`: bot moves, timeouts, human decision times,
-  // resignations and practice changes.
-  void CountEntry(const std::string& ruleset, const AppliedEntry& applied);
-  // A game that just ended (its last entry durable) after `length` of play.
-  void CountFinishedGame(const std::string& ruleset, bool practice, const v1::Result& result,
-                         const std::vector<SeatOutcome>& seats, absl::Duration length);
 
   prometheus::Family<prometheus::Gauge>& tables_active;  // kahve_tables_active{ruleset}
   prometheus::Family<prometheus::Counter>& moves;        // kahve_moves_total{ruleset,outcome}
   prometheus::Histogram& move_seconds;                   // kahve_move_seconds
   prometheus::Family<prometheus::Counter>& bot_moves;    // kahve_bot_moves_total{ruleset,reason}
   prometheus::Gauge& streams_active;                     // kahve_streams_active
-  prometheus::Counter& practice_expired;  // kahve_practice_tables_expired_total
-  prometheus::Gauge& tables_finished_in_memory;  // kahve_tables_finished_in_memory
+  prometheus::Counter& practice_expired;                 // kahve_practice_tables_expired_total
+  prometheus::Gauge& tables_finished_in_memory;          // kahve_tables_finished_in_memory
   // kahve_tables_closed_total{reason}: tables closed before their game ended
   prometheus::Family<prometheus::Counter>& tables_closed;
   // kahve_practice_tables_opened_total{ruleset}
@@ -57,8 +36,8 @@ struct TableMetrics {
   prometheus::Family<prometheus::Counter>& practice_changes;
   // kahve_players_at_tables{ruleset}: players' seats, not resigned, at unfinished tables
   prometheus::Family<prometheus::Gauge>& players_at_tables;
-  prometheus::Family<prometheus::Counter>& resignations;  // kahve_resignations_total{ruleset}
-  prometheus::Family<prometheus::Counter>& timeouts;      // kahve_turn_timeouts_total{ruleset}
+  prometheus::Family<prometheus::Counter>& resignations;    // kahve_resignations_total{ruleset}
+  prometheus::Family<prometheus::Counter>& timeouts;        // kahve_turn_timeouts_total{ruleset}
   prometheus::Family<prometheus::Histogram>& turn_seconds;  // kahve_turn_seconds{ruleset}
   // kahve_games_finished_total{ruleset,mode,ending}
   prometheus::Family<prometheus::Counter>& games_finished;
@@ -78,6 +57,35 @@ struct TableMetrics {
   prometheus::Counter& tables_lost;
   common::BudgetMetrics budgets;  // kahve_budget_*, shared with the process's others
 };
+
+// The event log's group commit (EventLog, LogWriter).
+struct EventLogMetrics {
+  explicit EventLogMetrics(prometheus::Registry& registry);
+
+  prometheus::Histogram& commit_seconds;  // kahve_event_log_commit_seconds
+  prometheus::Histogram& batch_size;      // kahve_event_log_batch_size
+};
+
+// Retention of finished tables' logs (LogRetention), each by kind: practice, rated.
+struct LogRetentionMetrics {
+  explicit LogRetentionMetrics(prometheus::Registry& registry);
+
+  prometheus::Family<prometheus::Gauge>& rows_kept;        // kahve_table_log_rows{kind}
+  prometheus::Family<prometheus::Counter>& rows_pruned;    // kahve_table_log_rows_pruned_total
+  prometheus::Family<prometheus::Counter>& tables_pruned;  // kahve_table_logs_pruned_total
+};
+
+// The outbox of results for the rating service (Outbox).
+struct OutboxMetrics {
+  explicit OutboxMetrics(prometheus::Registry& registry);
+
+  prometheus::Gauge& pending;  // kahve_outbox_pending
+};
+
+// The buckets of the histograms labelled per ruleset (added as their series appear).
+const prometheus::Histogram::BucketBoundaries& TurnBuckets();   // kahve_turn_seconds
+const prometheus::Histogram::BucketBoundaries& GameBuckets();   // kahve_game_seconds
+const prometheus::Histogram::BucketBoundaries& ScoreBuckets();  // kahve_round_score
 
 }  // namespace kahve::table
 

@@ -7,7 +7,7 @@
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "prometheus/registry.h"
-#include "services/table/table_metrics.h"
+#include "services/table/table_observations.h"
 #include "tests/services/service_testing.h"
 
 namespace kahve::table {
@@ -85,7 +85,7 @@ TEST(TableMetricLabelsTest, AFinishedGameIsCountedUnderItsLabelsWithEveryRoundAn
   TableMetrics metrics(registry);
   const v1::Result result = ResultOf(
       {0, 1, 2, 3}, {{"finished", "okey_discard"}, {"deck_exhausted", ""}, {"finished", "pairs"}});
-  metrics.CountFinishedGame("okey51", false, result,
+  CountFinishedGame(metrics, "okey51", false, result,
                             {Player(0), Player(1, true), Player(2, false, true), Bot(3)},
                             absl::Minutes(12));
   EXPECT_EQ(MetricSum(registry, "kahve_games_finished_total",
@@ -113,24 +113,24 @@ TEST(TableMetricLabelsTest, EntriesCountBotMovesTimeoutsDecisionsResignationsAnd
   AppliedEntry timeout;
   timeout.entry.mutable_move()->set_by_bot(true);
   timeout.entry.mutable_move()->set_bot_reason(kReasonTimeout);
-  metrics.CountEntry("liars_dice", timeout);
+  CountEntry(metrics, "liars_dice", timeout);
   AppliedEntry human;
   human.entry.mutable_move()->set_seat(1);
   human.decision_time = absl::Seconds(4);
-  metrics.CountEntry("liars_dice", human);
+  CountEntry(metrics, "liars_dice", human);
   // A move out of turn (okey's gösterme) had no clock: no decision time.
   AppliedEntry out_of_turn;
   out_of_turn.entry.mutable_move()->set_seat(2);
-  metrics.CountEntry("liars_dice", out_of_turn);
+  CountEntry(metrics, "liars_dice", out_of_turn);
   AppliedEntry resigned;
   resigned.entry.mutable_seat_change()->set_kind(v1::SeatChange::RESIGNED);
-  metrics.CountEntry("liars_dice", resigned);
+  CountEntry(metrics, "liars_dice", resigned);
   AppliedEntry away;
   away.entry.mutable_seat_change()->set_kind(v1::SeatChange::AWAY);
-  metrics.CountEntry("liars_dice", away);
+  CountEntry(metrics, "liars_dice", away);
   AppliedEntry undo;
   undo.entry.mutable_practice()->set_kind(v1::PracticeChange::UNDONE);
-  metrics.CountEntry("liars_dice", undo);
+  CountEntry(metrics, "liars_dice", undo);
 
   EXPECT_EQ(MetricSum(registry, "kahve_bot_moves_total",
                       {{"ruleset", "liars_dice"}, {"reason", "timeout"}}),
