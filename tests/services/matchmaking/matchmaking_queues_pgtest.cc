@@ -225,6 +225,7 @@ TEST_F(MatchmakingQueuesTest, TwoReplicasNeverHoldOneQueueAtOnce) {
 TEST_F(MatchmakingQueuesTest, AnExpiredTicketIsCountedOnceByTheReplicaThatExpiredIt) {
   MatchmakerSettings settings = Settings();
   settings.ticket_ttl = absl::Seconds(1);
+  settings.clock = &simulated_clock_;  // the passes are the test's own: no one else waits on it
   auto a = std::make_unique<MatchmakerServer>(url(), settings, Peers(),
                                               /*start_passes=*/false);
   auto b = std::make_unique<MatchmakerServer>(url(), settings, Peers(),
@@ -233,7 +234,7 @@ TEST_F(MatchmakingQueuesTest, AnExpiredTicketIsCountedOnceByTheReplicaThatExpire
   ASSERT_TRUE(EnqueueAt(*a, "ana", LiarsDice(4), &ticket).ok());
   b->matchmaker().RunOnce();
   ASSERT_EQ(b->matchmaker().held_queues().size(), 1u);
-  absl::SleepFor(absl::Milliseconds(1100));
+  simulated_clock_.Advance(absl::Milliseconds(1100));
   for (int pass = 0; pass < 2; ++pass) {
     a->matchmaker().RunOnce();
     b->matchmaker().RunOnce();

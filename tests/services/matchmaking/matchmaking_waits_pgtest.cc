@@ -28,15 +28,15 @@ class MatchmakingWaitsTest : public MatchmakingTest {
 TEST_F(MatchmakingWaitsTest, BotsFillTheTableAfterTheTicketsLongestWait) {
   MatchmakerSettings settings = Settings();
   settings.bot_fill = true;  // the queue's longest wait stays an hour: the ticket's own is used
-  StartMatchmaker(settings);
+  StartOnSimulatedTime(settings);
   v1::EnqueueRequest request = LiarsDice(4);
   request.set_longest_wait_seconds(1);
   std::string ticket;
-  // Taken before the call: the server's enqueue time is at or after it.
-  const absl::Time before_enqueue = absl::Now();
   ASSERT_TRUE(Enqueue("ana", request, &ticket).ok());
+  AdvanceAndSettle(absl::Milliseconds(950));
+  EXPECT_EQ(TicketsIn(kWaiting), 1) << "bots came before the longest wait";
+  AdvanceAndSettle(absl::Milliseconds(100));
   const v1::Assignment assignment = AwaitAssignment("ana", ticket);
-  EXPECT_GE(absl::Now() - before_enqueue, absl::Seconds(1)) << "bots came before the longest wait";
   const std::vector<v1::SeatStatus> seats = SeatsOf("ana", assignment);
   ASSERT_EQ(seats.size(), 4u) << "bots fill the preferred size";
   int bots = 0;
@@ -58,12 +58,12 @@ TEST_F(MatchmakingWaitsTest, BotsFillTheTableAfterTheTicketsLongestWait) {
 }
 
 TEST_F(MatchmakingWaitsTest, NoBotsWhereTheQueueDoesNotAllowThem) {
-  StartMatchmaker(Settings());  // bot_fill off
+  StartOnSimulatedTime(Settings());  // bot_fill off
   v1::EnqueueRequest request = LiarsDice(4);
   request.set_longest_wait_seconds(1);
   std::string ticket;
   ASSERT_TRUE(Enqueue("ana", request, &ticket).ok());
-  absl::SleepFor(absl::Seconds(2));
+  AdvanceAndSettle(absl::Seconds(2));
   EXPECT_EQ(TicketsIn(kWaiting), 1);
   EXPECT_EQ(Count("SELECT count(*) FROM table_tables"), 0);
 }
@@ -71,13 +71,14 @@ TEST_F(MatchmakingWaitsTest, NoBotsWhereTheQueueDoesNotAllowThem) {
 TEST_F(MatchmakingWaitsTest, TheTableShrinksToTheMinimumAfterTheShrinkWait) {
   MatchmakerSettings settings = Settings();
   settings.shrink_after = absl::Seconds(1);
-  StartMatchmaker(settings);
+  StartOnSimulatedTime(settings);
   std::string ana, bora;
   ASSERT_TRUE(Enqueue("ana", LiarsDice(4), &ana).ok());
   ASSERT_TRUE(Enqueue("bora", LiarsDice(4), &bora).ok());
-  // Two of four: nothing yet.
-  absl::SleepFor(absl::Milliseconds(300));
+  // Two of four: nothing before the shrink wait.
+  AdvanceAndSettle(absl::Milliseconds(950));
   EXPECT_EQ(TicketsIn(kWaiting), 2);
+  AdvanceAndSettle(absl::Milliseconds(100));
   const v1::Assignment first = AwaitAssignment("ana", ana);
   const v1::Assignment second = AwaitAssignment("bora", bora);
   EXPECT_EQ(first.table_id(), second.table_id());
@@ -88,24 +89,14 @@ TEST_F(MatchmakingWaitsTest, TheTableShrinksToTheMinimumAfterTheShrinkWait) {
 }
 
 TEST_F(MatchmakingWaitsTest, AWaitingTicketExpiresAndItsPlayerMayQueueAgain) {
-  // Simulated time: the ticket outlives its time to live only when the test moves the clock.
-  kahve::testing::SimulatedClock& clock = simulated_clock_;
   MatchmakerSettings settings = Settings();
   settings.ticket_ttl = absl::Minutes(10);
-  settings.clock = &clock;
-  StartMatchmaker(settings);
+  StartOnSimulatedTime(settings);
   std::string ticket;
   ASSERT_TRUE(Enqueue("ana", LiarsDice(4), &ticket).ok());
-  // Two threads wait on the clock between passes: the pass loop and the ticket watchers' poll.
-  // Advance takes a woken thread off the clock's waiters until it waits again, so once both wait
-  // the pass that time woke is over.
-  constexpr int kSleepers = 2;
-  ASSERT_TRUE(clock.AwaitWaiters(kSleepers));
-  clock.Advance(absl::Minutes(10) - absl::Seconds(1));
-  ASSERT_TRUE(clock.AwaitWaiters(kSleepers));
+  AdvanceAndSettle(absl::Minutes(10) - absl::Seconds(1));
   EXPECT_EQ(TicketsIn(kExpired), 0) << "expired before its time to live";
-  clock.Advance(absl::Seconds(2));
-  ASSERT_TRUE(clock.AwaitWaiters(kSleepers));
+  AdvanceAndSettle(absl::Seconds(2));
   EXPECT_EQ(TicketsIn(kExpired), 1);
   const Watched watched = WatchUntil("ana", ticket, v1::TicketUpdate::EXPIRED);
   ASSERT_FALSE(watched.updates.empty());

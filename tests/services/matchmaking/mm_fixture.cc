@@ -108,6 +108,18 @@ void MatchmakingTest::StartMatchmaker(const MatchmakerSettings& settings,
 
 PeerPorts MatchmakingTest::Peers() { return {.rating = RatingPort(), .table = server_->port()}; }
 
+void MatchmakingTest::StartOnSimulatedTime(MatchmakerSettings settings) {
+  settings.clock = &simulated_clock_;
+  StartMatchmaker(settings);
+}
+
+void MatchmakingTest::AdvanceAndSettle(absl::Duration by) {
+  constexpr int kSleepers = 2;
+  ASSERT_TRUE(simulated_clock_.AwaitWaiters(kSleepers));
+  simulated_clock_.Advance(by);
+  ASSERT_TRUE(simulated_clock_.AwaitWaiters(kSleepers));
+}
+
 int MatchmakingTest::RatingPort() {
   absl::MutexLock lock(&rating_mu_);
   return rating_->port();

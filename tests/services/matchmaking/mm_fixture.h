@@ -73,6 +73,15 @@ class MatchmakingTest : public table::TableServiceTest {
   MatchmakerSettings Settings();
   void StartMatchmaker(const MatchmakerSettings& settings, const MatchmakerBudgets& budgets = {},
                        const std::string& table_client_endpoint = "");
+  // StartMatchmaker with `settings` on the simulated clock: waits, windows and expiries pass
+  // only when the test moves it (AdvanceAndSettle).
+  void StartOnSimulatedTime(MatchmakerSettings settings);
+  // Moves the simulated clock `by` and returns once the passes it woke are over. Two threads wait
+  // on the clock between passes: the pass loop and the ticket watchers' poll. Advance takes a
+  // woken thread off the clock's waiters until it waits again, so once both wait the pass that
+  // time woke (placement included) is over. A pass runs only when `by` reaches the pass loop's
+  // next wake: its pass interval (Settings(): 50 ms) after the previous pass.
+  void AdvanceAndSettle(absl::Duration by);
   int RatingPort();
   // The rating service's port and the table host's.
   PeerPorts Peers();
