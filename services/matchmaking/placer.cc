@@ -45,7 +45,6 @@ std::vector<absl::Duration> Placer::PlaceNew(const std::vector<PendingMatch>& ma
     size_t finished ABSL_GUARDED_BY(mu) = 0;
   };
   const auto batch = std::make_shared<Batch>();
-  absl::Mutex& mu = batch->mu;
   // The calls are not: this frame outlives them (it waits until every callback is done with its
   // call) and destroys their contexts itself. A context holds a reference to its channel, and
   // the last reference dropped in a callback, were the placer's stubs gone meanwhile, would tear
@@ -60,17 +59,17 @@ std::vector<absl::Duration> Placer::PlaceNew(const std::vector<PendingMatch>& ma
     if (host == hosts.end()) {
       // Not one of this pass's hosts (cannot happen as the matchmaker calls it); Place decides.
       call.status = grpc::Status(grpc::StatusCode::NOT_FOUND, "host not among the live ones");
-      absl::MutexLock lock(&mu);
+      absl::MutexLock lock(&batch->mu);
       ++batch->finished;
       continue;
     }
     call.placement.endpoint = ClientEndpointFor(host->endpoint);
     {
-      absl::MutexLock lock(&mu);
-      auto room = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+      absl::MutexLock lock(&batch->mu);
+      auto room = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(batch->mu) {
         return batch->in_flight < settings_.max_in_flight;
       };
-      mu.Await(absl::Condition(&room));
+      batch->mu.Await(absl::Condition(&room));
       ++batch->in_flight;
     }
     Authorize(call.context);
@@ -86,11 +85,11 @@ std::vector<absl::Duration> Placer::PlaceNew(const std::vector<PendingMatch>& ma
                       });
   }
   {
-    absl::MutexLock lock(&mu);
-    auto all_done = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+    absl::MutexLock lock(&batch->mu);
+    auto all_done = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(batch->mu) {
       return batch->finished == matches.size();
     };
-    mu.Await(absl::Condition(&all_done));
+    batch->mu.Await(absl::Condition(&all_done));
   }
   std::vector<Placement> placed;
   std::vector<const PendingMatch*> retry;

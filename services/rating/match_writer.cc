@@ -171,9 +171,11 @@ std::vector<size_t> MatchWriter::Takeable(size_t limit) const {
   absl::flat_hash_set<std::string> held_back;
   for (size_t i = 0; i < queue_.size() && take.size() < limit; ++i) {
     const std::vector<std::string>& keys = queue_[i].rating_keys;
-    const bool blocked = std::any_of(keys.begin(), keys.end(), [&](const std::string& key) {
-      return busy_players_.contains(key) || held_back.contains(key);
-    });
+    // A loop, not std::any_of: the lock analysis does not follow a lambda.
+    bool blocked = false;
+    for (const std::string& key : keys) {
+      blocked = blocked || busy_players_.contains(key) || held_back.contains(key);
+    }
     if (blocked) {
       held_back.insert(keys.begin(), keys.end());
     } else {

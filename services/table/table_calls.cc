@@ -27,8 +27,7 @@ absl::StatusOr<TableHost::TablePtr> TableHost::FindForCall(const std::string& ta
 }
 
 absl::StatusOr<int> TableHost::SeatFor(const LiveTable& table, const common::Identity& caller,
-                                       const std::string& seat_token) const
-    ABSL_NO_THREAD_SAFETY_ANALYSIS {  // the caller holds table.mu
+                                       const std::string& seat_token) const {
   auto seat = table.session->SeatOf(seat_token);
   if (!seat.ok()) return seat.status();
   const absl::Status allowed = table.session->CheckPlayer(*seat, caller.subject);
@@ -141,7 +140,8 @@ void TableHost::AnswerForSeat(
     return;
   }
   WhenDurable(table, [table, seat = *seat, answer = std::move(answer),
-                      done = std::move(done)](absl::Status durable) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+                      done = std::move(done)](absl::Status durable)
+                         ABSL_EXCLUSIVE_LOCKS_REQUIRED(table->mu) {
     if (durable.ok()) {
       done(answer(*table, seat));
     } else {
@@ -154,7 +154,7 @@ void TableHost::GetView(const common::Identity& caller, const v1::GetViewRequest
                         std::function<void(absl::StatusOr<v1::GetViewResponse>)> done) {
   AnswerForSeat<v1::GetViewResponse>(
       caller, request.table_id(), request.seat_token(),
-      [](const LiveTable& table, int seat) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+      [](const LiveTable& table, int seat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu) {
         v1::GetViewResponse response;
         RecipientView now = table.session->ViewFor(seat);
         *response.mutable_view() = std::move(now.view);
@@ -185,7 +185,7 @@ void TableHost::GetHints(const common::Identity& caller, const v1::GetHintsReque
   AnswerForSeat<v1::GetHintsResponse>(
       caller, request.table_id(), request.seat_token(),
       [](const LiveTable& table, int seat)
-          ABSL_NO_THREAD_SAFETY_ANALYSIS -> absl::StatusOr<v1::GetHintsResponse> {
+          ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu) -> absl::StatusOr<v1::GetHintsResponse> {
             absl::StatusOr<v1::Hints> hints = table.session->game().Hints(seat);
             if (!hints.ok()) return hints.status();
             v1::GetHintsResponse response;
@@ -223,7 +223,8 @@ absl::Status TableHost::Connect(const common::Identity& caller, const v1::Connec
       Persist(table, *back, nullptr);
     }
     // A table that stops first has ended the stream already.
-    WhenDurable(table, [this, table, stream](absl::Status durable) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+    WhenDurable(table, [this, table, stream](absl::Status durable)
+                           ABSL_EXCLUSIVE_LOCKS_REQUIRED(table->mu) {
       if (durable.ok()) StartStream(*table, stream);
     });
   }
@@ -233,7 +234,7 @@ absl::Status TableHost::Connect(const common::Identity& caller, const v1::Connec
 
 // The first message(s) of a stream, once the table is durable: the updates missed after after_seq
 // when they are still kept, else a snapshot.
-void TableHost::StartStream(LiveTable& table, UpdateStream* stream) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+void TableHost::StartStream(LiveTable& table, UpdateStream* stream) {
   // Membership first, comparing the pointer only: a stream that was disconnected (and freed)
   // before the table became durable is gone from the list, and must not be read.
   if (std::find(table.streams.begin(), table.streams.end(), stream) == table.streams.end()) return;

@@ -673,8 +673,7 @@ void TableHost::RunDue(const TablePtr& table, absl::Time now) {
   Reschedule(table);
 }
 
-void TableHost::ExpireIdlePractice(const TablePtr& table, absl::Time now)
-    ABSL_NO_THREAD_SAFETY_ANALYSIS {
+void TableHost::ExpireIdlePractice(const TablePtr& table, absl::Time now) {
   TableSession& session = *table->session;
   if (!session.practice() || session.over() || table->practice_seat < 0) return;
   if (now < session.last_entry_at() + settings_.practice_idle_expiry) return;

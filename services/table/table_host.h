@@ -191,7 +191,8 @@ class TableHost {
       std::function<absl::StatusOr<Response>(const LiveTable& table, int seat)> answer,
       std::function<void(absl::StatusOr<Response>)> done);
   absl::StatusOr<int> SeatFor(const LiveTable& table, const common::Identity& caller,
-                              const std::string& seat_token) const;
+                              const std::string& seat_token) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu);
   void Adopt(TablePtr table);
   absl::Status AdoptStored(const StoredTable& stored, absl::Time now);
   // TakeOver's database part: claims or loads the table and serves it here.
@@ -205,14 +206,15 @@ class TableHost {
   // Applies nothing; queues `applied` on the log and, once durable, broadcasts it and runs
   // `then`. Called under the table's lock, in seq order.
   void Persist(const TablePtr& table, const AppliedEntry& applied,
-               std::function<void(absl::Status)> then);
+               std::function<void(absl::Status)> then) ABSL_EXCLUSIVE_LOCKS_REQUIRED(table->mu);
   void OnDurable(const TablePtr& table, const AppliedEntry& applied, absl::Status status,
                  const std::function<void(absl::Status)>& then);
   // Sets what `table` adds to kahve_players_at_tables to `players`.
   void CountPlayers(LiveTable& table, int players) ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu);
   // Runs `fn` under the table's lock once everything applied is durable (OK), or once the table
   // stops (UNAVAILABLE).
-  void WhenDurable(const TablePtr& table, std::function<void(absl::Status)> fn);
+  void WhenDurable(const TablePtr& table, std::function<void(absl::Status)> fn)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(table->mu);
   // A change a seat's player asks for (a resignation, a practice call) and the answer to give.
   template <typename Response>
   struct SeatChangeAnswer {
@@ -228,7 +230,7 @@ class TableHost {
       std::function<absl::StatusOr<SeatChangeAnswer<Response>>(TableSession& session, int seat)>
           change,
       std::function<void(absl::StatusOr<Response>)> done);
-  void StartStream(LiveTable& table, UpdateStream* stream);
+  void StartStream(LiveTable& table, UpdateStream* stream) ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu);
   void Reschedule(const TablePtr& table);
   void ClockLoop();
   void RunDue(const TablePtr& table, absl::Time now);
@@ -250,7 +252,8 @@ class TableHost {
   bool EvictIdlestPractice(absl::Time now);
   void ReleasePractice(const std::string& player, const std::string& match_id);
   // Resigns the player of a practice table idle past practice_idle_expiry. Under the table's lock.
-  void ExpireIdlePractice(const TablePtr& table, absl::Time now);
+  void ExpireIdlePractice(const TablePtr& table, absl::Time now)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(table->mu);
 
   const TableHostSettings settings_;
   common::Clock* const clock_;
