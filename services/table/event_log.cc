@@ -81,7 +81,7 @@ absl::StatusOr<int> EventLog::FairShareOfLapsed(absl::Duration lease) {
   return table::FairShareOfLapsed(pool_, settings_.host_id, lease);
 }
 
-absl::StatusOr<StoredTable> EventLog::ClaimTable(const std::string& table_id,
+absl::StatusOr<TableClaim> EventLog::ClaimTable(const std::string& table_id,
                                                  absl::Duration lease) {
   return table::ClaimTable(pool_, settings_.host_id, table_id, lease);
 }

@@ -64,7 +64,7 @@ class EventLog {
 
   // Writes the table's row (row.host_id is replaced by this host) and its seq 0 entry, atomically.
   // `done` (on a writer thread, once committed) gets OK, or AlreadyExists when row.match_id already
-  // has a table (the message and ExistingTableIdOf name it; nothing is written) or the table id
+  // has a table (the message and existing_table_id name it; nothing is written) or the table id
   // is taken. Creating a table again with the same ids and entry is OK (an idempotent retry).
   void CreateTable(TableRow row, std::string created_entry_bytes, Done done);
 
@@ -72,7 +72,7 @@ class EventLog {
   // queues the result in the outbox, in the same transaction. `epoch` is the owner epoch this host
   // holds the table at (1 for a table it created, else its claim's). `done` (on a writer thread,
   // once committed) gets OK, NotFound for an unknown table, AlreadyExists when the seq holds a
-  // different entry, Aborted with IsFenced when another host has claimed the table since (nothing
+  // different entry, Aborted and `fenced` when another host has claimed the table since (nothing
   // is written). Writes to one table commit in the order they were appended.
   void Append(std::string table_id, int64_t epoch, uint64_t seq, std::string entry_bytes,
               std::optional<Finished> finished, Done done);
@@ -92,8 +92,9 @@ class EventLog {
   absl::StatusOr<std::vector<ClaimedTable>> ClaimLapsed(absl::Duration lease, int limit);
   // This host's fair share of the lapsed tables now (FairShareOfLapsed).
   absl::StatusOr<int> FairShareOfLapsed(absl::Duration lease);
-  // One table a call asked for: claimed when no other live host holds it, loaded when finished.
-  absl::StatusOr<StoredTable> ClaimTable(const std::string& table_id, absl::Duration lease);
+  // One table a call asked for: claimed when no other live host holds it, loaded when finished,
+  // else the holder's endpoint (table_ownership.h).
+  absl::StatusOr<TableClaim> ClaimTable(const std::string& table_id, absl::Duration lease);
   // Hands off this host's unfinished tables and leaves the registry (draining).
   absl::StatusOr<int> Release();
   // This host's unfinished tables as the database has them, with their epochs.

@@ -16,9 +16,6 @@ using common::BoolArrayLiteral;
 using common::TextArrayLiteral;
 namespace {
 
-constexpr char kExistingTablePayload[] = "kahve/existing_table_id";
-constexpr char kFencedPayload[] = "kahve/fenced";
-
 // Inserts the tables that are free; returns the ones that are not, with who holds their match id
 // and table id. The joins read the snapshot from before the insert, so they see only rows that
 // were there already: an earlier attempt's, or another creation's.
@@ -101,24 +98,24 @@ const std::string& FinishTablesSql() {
   return *sql;
 }
 
-absl::Status Fenced(const std::string& table_id, int64_t epoch) {
-  absl::Status status = absl::AbortedError(absl::StrCat(
-      "table ", table_id, " is no longer held by this host at epoch ", epoch, "; not written"));
-  status.SetPayload(kFencedPayload, absl::Cord("1"));
-  return status;
+WriteOutcome Fenced(const std::string& table_id, int64_t epoch) {
+  WriteOutcome outcome(absl::AbortedError(absl::StrCat(
+      "table ", table_id, " is no longer held by this host at epoch ", epoch, "; not written")));
+  outcome.fenced = true;
+  return outcome;
 }
 
-absl::Status MatchTaken(const std::string& match_id, const std::string& table_id) {
-  absl::Status status =
-      absl::AlreadyExistsError(absl::StrCat("match ", match_id, " already has table ", table_id));
-  status.SetPayload(kExistingTablePayload, absl::Cord(table_id));
-  return status;
+WriteOutcome MatchTaken(const std::string& match_id, const std::string& table_id) {
+  WriteOutcome outcome(
+      absl::AlreadyExistsError(absl::StrCat("match ", match_id, " already has table ", table_id)));
+  outcome.existing_table_id = table_id;
+  return outcome;
 }
 
 // Refuses creations that clash with an earlier creation of the same batch (the database would
 // only report them as conflicts with rows it cannot show yet); the rest go to kCreateTables.
 void CreateTables(pqxx::transaction_base& tx, absl::Span<const LogWrite> batch,
-                  const std::string& host_id, std::vector<absl::Status>& outcomes) {
+                  const std::string& host_id, std::vector<WriteOutcome>& outcomes) {
   absl::flat_hash_map<std::string, const std::string*> table_of_match;
   absl::flat_hash_map<std::string, const std::string*> match_of_table;
   std::vector<size_t> positions;
@@ -171,7 +168,7 @@ void CreateTables(pqxx::transaction_base& tx, absl::Span<const LogWrite> batch,
 }
 
 void AppendEntries(pqxx::transaction_base& tx, absl::Span<const LogWrite> batch,
-                   const std::string& host_id, std::vector<absl::Status>& outcomes) {
+                   const std::string& host_id, std::vector<WriteOutcome>& outcomes) {
   std::vector<size_t> positions;
   std::vector<std::string> table_ids;
   std::vector<int64_t> seqs, epochs;
@@ -226,7 +223,7 @@ void AppendEntries(pqxx::transaction_base& tx, absl::Span<const LogWrite> batch,
 }
 
 void FinishTables(pqxx::transaction_base& tx, absl::Span<const LogWrite> batch,
-                  const std::vector<absl::Status>& outcomes) {
+                  const std::vector<WriteOutcome>& outcomes) {
   std::vector<std::string> table_ids, match_ids;
   std::vector<int64_t> finished_us;
   std::vector<const std::string*> payloads;
@@ -251,10 +248,10 @@ void PrepareLogBatchStatements(pqxx::connection& connection) {
   connection.prepare(kFinishTables, FinishTablesSql());
 }
 
-std::vector<absl::Status> WriteLogBatch(pqxx::connection& connection,
+std::vector<WriteOutcome> WriteLogBatch(pqxx::connection& connection,
                                         absl::Span<const LogWrite> batch,
                                         const std::string& host_id) {
-  std::vector<absl::Status> outcomes(batch.size());
+  std::vector<WriteOutcome> outcomes(batch.size());
   // One transaction whatever the batch size: BEGIN, two to four statements, COMMIT. The COMMIT
   // waits for the WAL flush (synchronous_commit), which is what makes the batch durable.
   pqxx::nontransaction tx(connection);
@@ -264,15 +261,6 @@ std::vector<absl::Status> WriteLogBatch(pqxx::connection& connection,
   FinishTables(tx, batch, outcomes);
   tx.exec0("COMMIT");
   return outcomes;
-}
-
-bool IsFenced(const absl::Status& status) {
-  return status.GetPayload(kFencedPayload).has_value();
-}
-
-std::string ExistingTableIdOf(const absl::Status& status) {
-  const absl::optional<absl::Cord> payload = status.GetPayload(kExistingTablePayload);
-  return payload.has_value() ? std::string(*payload) : std::string();
 }
 
 }  // namespace kahve::table

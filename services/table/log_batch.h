@@ -36,21 +36,15 @@ void PrepareLogBatchStatements(pqxx::connection& connection);
 // Writes `batch` in one transaction and commits it. Returns each write's outcome, in batch order:
 // OK when written (or found already written, with the same bytes, by an earlier attempt);
 // AlreadyExists when a creation's match id or table id is taken (no part of it is written;
-// ExistingTableIdOf names the match's table) or the seq already holds a different entry; NotFound
-// for an entry of a table that does not exist; Aborted (IsFenced) when `host_id` no longer holds
+// existing_table_id names the match's table) or the seq already holds a different entry; NotFound
+// for an entry of a table that does not exist; Aborted and `fenced` when `host_id` no longer holds
 // the table at the write's epoch (another host claimed it): the entry is not written. A refused
 // write never affects the others.
 // Throws libpqxx's exceptions when the database fails: nothing is committed then (or the outcome
 // is unknown), and the connection must be discarded.
-std::vector<absl::Status> WriteLogBatch(pqxx::connection& connection,
+std::vector<WriteOutcome> WriteLogBatch(pqxx::connection& connection,
                                         absl::Span<const LogWrite> batch,
                                         const std::string& host_id);
-
-// Whether a refusal says the writing host lost the table to another host.
-bool IsFenced(const absl::Status& status);
-
-// The table that already holds the match, from an AlreadyExists refusal of a creation; "" if none.
-std::string ExistingTableIdOf(const absl::Status& status);
 
 }  // namespace kahve::table
 

@@ -97,7 +97,7 @@ void LogWriter::Run() {
     if (settings_.batch_size != nullptr) {
       settings_.batch_size->Observe(static_cast<double>(batch.size()));
     }
-    std::vector<absl::Status> outcomes = Commit(batch);
+    std::vector<WriteOutcome> outcomes = Commit(batch);
     absl::MutexLock lock(&mu_);
     committed_.emplace_back(std::move(batch), std::move(outcomes));
   }
@@ -105,7 +105,7 @@ void LogWriter::Run() {
 
 void LogWriter::Notify() {
   for (;;) {
-    std::pair<std::vector<LogWrite>, std::vector<absl::Status>> batch;
+    std::pair<std::vector<LogWrite>, std::vector<WriteOutcome>> batch;
     {
       absl::MutexLock lock(&mu_);
       mu_.Await(absl::Condition(
@@ -124,8 +124,8 @@ void LogWriter::Notify() {
   }
 }
 
-std::vector<absl::Status> LogWriter::Commit(absl::Span<const LogWrite> batch) {
-  std::vector<absl::Status> outcomes;
+std::vector<WriteOutcome> LogWriter::Commit(absl::Span<const LogWrite> batch) {
+  std::vector<WriteOutcome> outcomes;
   absl::Duration backoff = settings_.retry_initial_backoff;
   for (int attempt = 1;; ++attempt) {
     const Attempt tried = TryCommit(batch, &outcomes);
@@ -149,22 +149,22 @@ std::vector<absl::Status> LogWriter::Commit(absl::Span<const LogWrite> batch) {
     if (FlushTimedOut()) {
       const absl::Status gave_up = absl::UnavailableError(absl::StrCat(
           "the event log shut down before the database came back: ", tried.status.message()));
-      return std::vector<absl::Status>(batch.size(), gave_up);
+      return std::vector<WriteOutcome>(batch.size(), gave_up);
     }
     settings_.clock->SleepFor(backoff);
     backoff = std::min(backoff * 2, settings_.retry_max_backoff);
   }
 }
 
-std::vector<absl::Status> LogWriter::CommitOneByOne(absl::Span<const LogWrite> batch) {
-  std::vector<absl::Status> outcomes;
+std::vector<WriteOutcome> LogWriter::CommitOneByOne(absl::Span<const LogWrite> batch) {
+  std::vector<WriteOutcome> outcomes;
   outcomes.reserve(batch.size());
   for (size_t i = 0; i < batch.size(); ++i) outcomes.push_back(Commit(batch.subspan(i, 1))[0]);
   return outcomes;
 }
 
 LogWriter::Attempt LogWriter::TryCommit(absl::Span<const LogWrite> batch,
-                                        std::vector<absl::Status>* outcomes) {
+                                        std::vector<WriteOutcome>* outcomes) {
   try {
     if (connection_ == nullptr || !connection_->is_open()) connection_ = Connect(settings_.url);
     const absl::Time start = absl::Now();

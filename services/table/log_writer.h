@@ -79,10 +79,10 @@ class LogWriter {
   // The second thread: tells callers their outcomes, batch after batch.
   void Notify();
   // The outcomes of `batch`, committed with retries (or Unavailable once stopped for too long).
-  std::vector<absl::Status> Commit(absl::Span<const LogWrite> batch);
+  std::vector<WriteOutcome> Commit(absl::Span<const LogWrite> batch);
   // One write per transaction, so a write the database refuses fails alone.
-  std::vector<absl::Status> CommitOneByOne(absl::Span<const LogWrite> batch);
-  Attempt TryCommit(absl::Span<const LogWrite> batch, std::vector<absl::Status>* outcomes);
+  std::vector<WriteOutcome> CommitOneByOne(absl::Span<const LogWrite> batch);
+  Attempt TryCommit(absl::Span<const LogWrite> batch, std::vector<WriteOutcome>* outcomes);
   bool FlushTimedOut() const;
 
   const LogWriterSettings settings_;
@@ -94,7 +94,7 @@ class LogWriter {
   // Writes taken from the queue and not yet handed to the notifying thread's callbacks.
   int64_t committing_ ABSL_GUARDED_BY(mu_) = 0;
   // Committed batches with their outcomes, waiting for the notifying thread.
-  std::deque<std::pair<std::vector<LogWrite>, std::vector<absl::Status>>> committed_
+  std::deque<std::pair<std::vector<LogWrite>, std::vector<WriteOutcome>>> committed_
       ABSL_GUARDED_BY(mu_);
   bool committing_done_ ABSL_GUARDED_BY(mu_) = false;  // the writer thread has ended
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;

@@ -19,13 +19,6 @@ const char* Outcome(const PlayResult& result) {
 
 }  // namespace
 
-absl::StatusOr<TableHost::TablePtr> TableHost::FindForCall(const std::string& table_id) const {
-  if (table_id.empty()) return absl::InvalidArgumentError("table_id: required");
-  TablePtr table = Find(table_id);
-  if (table == nullptr) return absl::NotFoundError(absl::StrCat("no table ", table_id, " here"));
-  return table;
-}
-
 absl::StatusOr<int> TableHost::SeatFor(const LiveTable& table, const common::Identity& caller,
                                        const std::string& seat_token) const {
   auto seat = table.session->SeatOf(seat_token);
@@ -35,14 +28,8 @@ absl::StatusOr<int> TableHost::SeatFor(const LiveTable& table, const common::Ide
   return seat;
 }
 
-void TableHost::Play(const common::Identity& caller, const v1::PlayRequest& request,
-                     absl::Time received, PlayDone done) {
-  auto found = FindForCall(request.table_id());
-  if (!found.ok()) {
-    done(found.status(), {}, std::nullopt);
-    return;
-  }
-  const TablePtr table = *found;
+void TableHost::Play(const TablePtr& table, const common::Identity& caller,
+                     const v1::PlayRequest& request, absl::Time received, PlayDone done) {
   {
     absl::MutexLock lock(&table->mu);
     if (table->broken) {
@@ -106,10 +93,11 @@ void TableHost::Play(const common::Identity& caller, const v1::PlayRequest& requ
   Reschedule(table);
 }
 
-void TableHost::Resign(const common::Identity& caller, const v1::ResignRequest& request,
+void TableHost::Resign(const TablePtr& table, const common::Identity& caller,
+                       const v1::ResignRequest& request,
                        std::function<void(absl::StatusOr<v1::ResignResponse>)> done) {
   ChangeForSeat<v1::ResignResponse>(
-      caller, request.table_id(), request.seat_token(),
+      table, caller, request.seat_token(),
       [clock = clock_](TableSession& session,
                        int seat) -> absl::StatusOr<SeatChangeAnswer<v1::ResignResponse>> {
         auto resigned = session.Resign(seat, clock->Now());
@@ -124,15 +112,9 @@ void TableHost::Resign(const common::Identity& caller, const v1::ResignRequest& 
 
 template <typename Response>
 void TableHost::AnswerForSeat(
-    const common::Identity& caller, const std::string& table_id, const std::string& seat_token,
+    const TablePtr& table, const common::Identity& caller, const std::string& seat_token,
     std::function<absl::StatusOr<Response>(const LiveTable& table, int seat)> answer,
     std::function<void(absl::StatusOr<Response>)> done) {
-  auto found = FindForCall(table_id);
-  if (!found.ok()) {
-    done(found.status());
-    return;
-  }
-  const TablePtr table = *found;
   absl::MutexLock lock(&table->mu);
   auto seat = SeatFor(*table, caller, seat_token);
   if (!seat.ok()) {
@@ -150,10 +132,11 @@ void TableHost::AnswerForSeat(
   });
 }
 
-void TableHost::GetView(const common::Identity& caller, const v1::GetViewRequest& request,
+void TableHost::GetView(const TablePtr& table, const common::Identity& caller,
+                        const v1::GetViewRequest& request,
                         std::function<void(absl::StatusOr<v1::GetViewResponse>)> done) {
   AnswerForSeat<v1::GetViewResponse>(
-      caller, request.table_id(), request.seat_token(),
+      table, caller, request.seat_token(),
       [](const LiveTable& table, int seat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu) {
         v1::GetViewResponse response;
         RecipientView now = table.session->ViewFor(seat);
@@ -180,10 +163,11 @@ void TableHost::GetView(const common::Identity& caller, const v1::GetViewRequest
       std::move(done));
 }
 
-void TableHost::GetHints(const common::Identity& caller, const v1::GetHintsRequest& request,
+void TableHost::GetHints(const TablePtr& table, const common::Identity& caller,
+                         const v1::GetHintsRequest& request,
                          std::function<void(absl::StatusOr<v1::GetHintsResponse>)> done) {
   AnswerForSeat<v1::GetHintsResponse>(
-      caller, request.table_id(), request.seat_token(),
+      table, caller, request.seat_token(),
       [](const LiveTable& table, int seat)
           ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu) -> absl::StatusOr<v1::GetHintsResponse> {
             absl::StatusOr<v1::Hints> hints = table.session->game().Hints(seat);
@@ -196,11 +180,8 @@ void TableHost::GetHints(const common::Identity& caller, const v1::GetHintsReque
       std::move(done));
 }
 
-absl::Status TableHost::Connect(const common::Identity& caller, const v1::ConnectRequest& request,
-                                UpdateStream* stream) {
-  auto found = FindForCall(request.table_id());
-  if (!found.ok()) return found.status();
-  const TablePtr table = *found;
+absl::Status TableHost::Connect(const TablePtr& table, const common::Identity& caller,
+                                const v1::ConnectRequest& request, UpdateStream* stream) {
   {
     absl::MutexLock lock(&table->mu);
     if (table->broken) return absl::UnavailableError("the table is unavailable");

@@ -164,8 +164,7 @@ absl::Status TableHost::LoadUnfinished() {
   if (!stored.ok()) return stored.status();
   const absl::Time now = clock_->Now();
   for (const StoredTable& one : *stored) {
-    const absl::Status adopted = AdoptStored(one, now);
-    if (!adopted.ok()) return adopted;
+    if (auto adopted = AdoptStored(one, now); !adopted.ok()) return adopted.status();
   }
   common::LogInfo("tables reloaded", {{"tables", absl::StrCat(stored->size())}});
   // Then the tables nobody holds: those handed off by a drained host (the last host to stop
@@ -173,7 +172,8 @@ absl::Status TableHost::LoadUnfinished() {
   return ClaimLapsed().status();
 }
 
-absl::Status TableHost::AdoptStored(const StoredTable& stored, absl::Time now) {
+absl::StatusOr<TableHost::TablePtr> TableHost::AdoptStored(const StoredTable& stored,
+                                                           absl::Time now) {
   auto session = SessionFromLog(stored);
   if (!session.ok()) return session.status();
   (*session)->RestartClocks(now);
@@ -195,12 +195,17 @@ absl::Status TableHost::AdoptStored(const StoredTable& stored, absl::Time now) {
     }
     table->session = std::move(session).value();
   }
-  Adopt(std::move(table));
-  return absl::OkStatus();
+  Adopt(table);
+  return table;
 }
 
-absl::Status TableHost::TakeOver(const std::string& table_id) {
-  if (Find(table_id) != nullptr) return absl::OkStatus();
+TableRoute TableHost::Route(const std::string& table_id) const {
+  if (TablePtr table = Find(table_id)) return TableRoute::ServeHere(std::move(table));
+  return TableRoute::TakeOver();
+}
+
+absl::StatusOr<TableRoute> TableHost::TakeOver(const std::string& table_id) {
+  if (TablePtr table = Find(table_id)) return TableRoute::ServeHere(std::move(table));
   if (draining_) {
     return absl::UnavailableError("the table host is shutting down; reconnect with after_seq");
   }
@@ -212,32 +217,41 @@ absl::Status TableHost::TakeOver(const std::string& table_id) {
       return !claiming_.contains(table_id);
     };
     takeover_mu_.Await(absl::Condition(&free));
-    if (Find(table_id) != nullptr) return absl::OkStatus();
+    if (TablePtr table = Find(table_id)) return TableRoute::ServeHere(std::move(table));
     claiming_.insert(table_id);
   }
-  absl::Status taken = ClaimAndServe(table_id);
+  absl::StatusOr<TableRoute> route = ClaimAndServe(table_id);
   {
     absl::MutexLock lock(&takeover_mu_);
     claiming_.erase(table_id);
   }
-  return taken;
+  return route;
 }
 
-absl::Status TableHost::ClaimAndServe(const std::string& table_id) {
-  auto stored = log_->ClaimTable(table_id, settings_.host_lease);
-  if (!stored.ok()) return stored.status();
-  // The database compares text as a whole, but the id must be exactly the one asked for.
-  if (stored->row.table_id != table_id) {
-    return absl::NotFoundError(absl::StrCat("no table ", table_id, " here"));
+absl::StatusOr<TableRoute> TableHost::ClaimAndServe(const std::string& table_id) {
+  auto claim = log_->ClaimTable(table_id, settings_.host_lease);
+  if (absl::IsNotFound(claim.status())) return TableRoute::NotFound();
+  if (!claim.ok()) return claim.status();
+  if (!claim->stored.has_value()) {
+    // The endpoint is for routing only: addresses inside the cluster are no caller's business.
+    if (claim->holder_endpoint.empty()) {
+      return absl::UnavailableError(
+          absl::StrCat("table ", table_id, " is served by another host; retry shortly"));
+    }
+    return TableRoute::Forward(std::move(claim->holder_endpoint));
   }
-  const bool claimed = !stored->row.finished_us.has_value();
-  if (absl::Status adopted = AdoptStored(*stored, clock_->Now()); !adopted.ok()) return adopted;
+  const StoredTable& stored = *claim->stored;
+  // The database compares text as a whole, but the id must be exactly the one asked for.
+  if (stored.row.table_id != table_id) return TableRoute::NotFound();
+  const bool claimed = !stored.row.finished_us.has_value();
+  absl::StatusOr<TablePtr> adopted = AdoptStored(stored, clock_->Now());
+  if (!adopted.ok()) return adopted.status();
   if (claimed) {
     metrics_->takeovers.Add({{"reason", "on_call"}}).Increment();
     common::LogInfo("table claimed for a call",
-                    {{"table", table_id}, {"epoch", absl::StrCat(stored->row.owner_epoch)}});
+                    {{"table", table_id}, {"epoch", absl::StrCat(stored.row.owner_epoch)}});
   }
-  return absl::OkStatus();
+  return TableRoute::ServeHere(*std::move(adopted));
 }
 
 absl::StatusOr<int> TableHost::ClaimLapsed() {
@@ -251,12 +265,12 @@ absl::StatusOr<int> TableHost::ClaimLapsed() {
     const absl::Time now = clock_->Now();
     for (const ClaimedTable& one : *claimed) {
       if (const TablePtr stale = Find(one.stored.row.table_id)) LetGo(stale);
-      if (absl::Status adopted = AdoptStored(one.stored, now); !adopted.ok()) {
+      if (auto adopted = AdoptStored(one.stored, now); !adopted.ok()) {
         // Held here now but unplayable: every host would fail the same way. Kept claimed (not
         // passed around), and loud.
         common::LogError("claimed table could not be rebuilt",
                          {{"table", one.stored.row.table_id},
-                          {"error", std::string(adopted.message())}});
+                          {"error", std::string(adopted.status().message())}});
         continue;
       }
       const bool handed_off = one.previous_host.empty();
@@ -320,12 +334,12 @@ void TableHost::Stop(LiveTable& table, std::string_view why) {
 
 void TableHost::CreateTable(const v1::CreateTableRequest& request, bool admin, CreateDone done) {
   if (!admin && (request.has_seed() || request.has_deal())) {
-    done(absl::PermissionDeniedError("seed and deal: only the admin role may set them"));
+    done({.created = absl::PermissionDeniedError("seed and deal: only the admin role may set them")});
     return;
   }
   if (request.has_seed() && request.has_deal()) {
     // Either would silently override the other's seed.
-    done(absl::InvalidArgumentError("seed: set at most one of seed and deal"));
+    done({.created = absl::InvalidArgumentError("seed: set at most one of seed and deal")});
     return;
   }
   OpenTable(request, /*practice=*/false, std::move(done));
@@ -396,27 +410,27 @@ void TableHost::OpenTable(const v1::CreateTableRequest& request, bool practice, 
   {
     absl::MutexLock lock(&mu_);
     if (draining_) {
-      done(absl::UnavailableError("this table host is shutting down; try another"));
+      done({.created = absl::UnavailableError("this table host is shutting down; try another")});
       return;
     }
     const auto existing = table_of_match_.find(request.match_id());
     if (existing != table_of_match_.end() && !request.match_id().empty()) {
       const TablePtr table = tables_.at(existing->second);
       if (table->create_fingerprint != fingerprint) {
-        done(absl::AlreadyExistsError(absl::StrCat("match ", request.match_id(),
-                                                   " already has table ", table->table_id,
-                                                   " with other settings or seats")));
+        done({.created = absl::AlreadyExistsError(
+                  absl::StrCat("match ", request.match_id(), " already has table ",
+                               table->table_id, " with other settings or seats"))});
         return;
       }
       absl::MutexLock table_lock(&table->mu);
-      done(answer(table->table_id, *table->session));
+      done({.created = answer(table->table_id, *table->session)});
       return;
     }
   }
 
   const std::string table_id = NewTableId();
   if (table_id.empty()) {
-    done(absl::InternalError("no randomness for a table id"));
+    done({.created = absl::InternalError("no randomness for a table id")});
     return;
   }
   v1::TableLogEntry entry;
@@ -436,7 +450,7 @@ void TableHost::OpenTable(const v1::CreateTableRequest& request, bool practice, 
   } else if (!request.has_deal()) {
     absl::StatusOr<uint64_t> seed = NewSeed();
     if (!seed.ok()) {
-      done(seed.status());
+      done({.created = seed.status()});
       return;
     }
     deal.set_seed(*seed);
@@ -444,7 +458,7 @@ void TableHost::OpenTable(const v1::CreateTableRequest& request, bool practice, 
   // Published from the start, before anything is dealt; the salt stays in the log until the end.
   absl::StatusOr<std::string> salt = NewSalt();
   if (!salt.ok()) {
-    done(salt.status());
+    done({.created = salt.status()});
     return;
   }
   *created->mutable_commitment() =
@@ -462,7 +476,7 @@ void TableHost::OpenTable(const v1::CreateTableRequest& request, bool practice, 
     // the request, whose fields carry the same names without the prefix.
     std::string message(session.status().message());
     if (message.rfind("created.", 0) == 0) message.erase(0, 8);
-    done(absl::Status(session.status().code(), message));
+    done({.created = absl::Status(session.status().code(), message)});
     return;
   }
   auto table = std::make_shared<LiveTable>();
@@ -483,15 +497,15 @@ void TableHost::OpenTable(const v1::CreateTableRequest& request, bool practice, 
   row.practice = practice;
   log_->CreateTable(
       row, entry.SerializeAsString(),
-      [this, table, practice, response = std::move(response), done](absl::Status status) {
-        if (!status.ok()) {
-          done(status);
+      [this, table, practice, response = std::move(response), done](const WriteOutcome& written) {
+        if (!written.ok()) {
+          done({.created = written.status, .existing_table_id = written.existing_table_id});
           return;
         }
         Adopt(table);
         // Counted once created for good: a retry is answered before reaching here.
         if (practice) metrics_->practice_opened.Add({{"ruleset", table->ruleset}}).Increment();
-        done(response);
+        done({.created = response});
       });
 }
 
@@ -518,22 +532,24 @@ void TableHost::Persist(const TablePtr& table, const AppliedEntry& applied,
   in_append = true;
   log_->Append(table->table_id, table->owner_epoch, applied.entry.seq(),
                applied.entry.SerializeAsString(), finished,
-               [this, table, applied, then = std::move(then)](absl::Status status) {
+               [this, table, applied, then = std::move(then)](const WriteOutcome& written) {
                  if (in_append) {
                    // Answered on the calling thread, which holds the table's lock.
-                   std::thread([this, table, applied, then, status] {
-                     OnDurable(table, applied, status, then);
+                   std::thread([this, table, applied, then, written] {
+                     OnDurable(table, applied, written, then);
                    }).detach();
                    return;
                  }
-                 OnDurable(table, applied, status, then);
+                 OnDurable(table, applied, written, then);
                });
   in_append = false;
 }
 
-void TableHost::OnDurable(const TablePtr& table, const AppliedEntry& applied, absl::Status status,
+void TableHost::OnDurable(const TablePtr& table, const AppliedEntry& applied,
+                          const WriteOutcome& written,
                           const std::function<void(absl::Status)>& then) {
-  if (IsFenced(status)) {
+  const absl::Status& status = written.status;
+  if (written.fenced) {
     // Another host claimed the table: it serves the move's retry from the log it replayed. The
     // caller hears of it once this host has let the table go, so a retry here finds it gone.
     LetGo(table);

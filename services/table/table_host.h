@@ -36,6 +36,7 @@
 #include "services/table/event_log.h"
 #include "services/table/live_table.h"
 #include "services/table/table_metrics.h"
+#include "services/table/table_route.h"
 #include "services/table/table_session.h"
 #include "services/table/update_stream.h"
 
@@ -89,13 +90,16 @@ class TableHost {
   // live host holds (ClaimLapsed), and rebuilds each from its log. The claim bumps their epochs: an
   // earlier run of this host id that is stalled rather than dead can no longer write to them.
   absl::Status LoadUnfinished();
-  // Brings a table this host does not serve from the database, for a call that asked for it:
-  // a finished table for a while (finished_linger), so a retried last move or a late stream gets
-  // its answer; an unfinished one is claimed and served here when no other live host holds it
-  // (handed off, or its host silent past the lease). UNAVAILABLE when a live host holds it
-  // (HolderEndpointOf names where) or this host drains; NOT_FOUND when the table is unknown.
-  // Blocks on the database.
-  absl::Status TakeOver(const std::string& table_id);
+  // Where a call about `table_id` is answered, without blocking: kServeHere with the table when
+  // this host serves it, else kTakeOver.
+  TableRoute Route(const std::string& table_id) const;
+  // Where a call about a table this host does not serve is answered, from the database: a
+  // finished table is loaded for a while (finished_linger), so a retried last move or a late
+  // stream gets its answer; an unfinished one is claimed when no other live host holds it (handed
+  // off, or its host silent past the lease). Either way kServeHere. kForward when a live other
+  // host holds it; kNotFound when no host has it. UNAVAILABLE when this host drains, or the holder
+  // has not said where it serves. Blocks on the database.
+  absl::StatusOr<TableRoute> TakeOver(const std::string& table_id);
   // Claims and serves the tables no live host holds (handed off, or their host silent past the
   // lease), up to this host's fair share of them (FairShareOfLapsed), in passes of claim_batch.
   // Returns how many. Blocks on the database.
@@ -105,16 +109,23 @@ class TableHost {
   // reconnect. Blocks on the database.
   absl::Status LetGoOfLost();
 
-  using CreateDone = std::function<void(absl::StatusOr<v1::CreateTableResponse>)>;
+  // What became of a CreateTable: the table, or a refusal. When the match has a table this host
+  // does not hold (on another host, or this one before a restart), `existing_table_id` names it
+  // and AnswerCreated gives the answer.
+  struct CreateOutcome {
+    absl::StatusOr<v1::CreateTableResponse> created;
+    std::string existing_table_id;
+  };
+  using CreateDone = std::function<void(CreateOutcome)>;
   // Creates a table once its creation is durable. A retry with the same match id and content gets
-  // the same answer (same table, same seat tokens); other content, or a match id whose table lives
-  // elsewhere: ALREADY_EXISTS naming the table. `admin` allows an explicit seed or deal.
+  // the same answer (same table, same seat tokens); other content: ALREADY_EXISTS naming the
+  // table. `admin` allows an explicit seed or deal.
   void CreateTable(const v1::CreateTableRequest& request, bool admin, CreateDone done);
 
-  // The answer to a CreateTable whose match already has table `table_id` (CreateTable said
-  // ALREADY_EXISTS with ExistingTableIdOf): the table may be on another host, or this one before a
-  // restart. The same request gets the first answer again (same table, same seat tokens: the key
-  // is shared by every host); other content stays ALREADY_EXISTS. Blocks on the database.
+  // The answer to a CreateTable whose match already has table `table_id` (its outcome's
+  // existing_table_id). The same request gets the first answer again (same table, same seat
+  // tokens: the key is shared by every host); other content is ALREADY_EXISTS. Blocks on the
+  // database.
   absl::StatusOr<v1::CreateTableResponse> AnswerCreated(const v1::CreateTableRequest& request,
                                                         const std::string& table_id);
 
@@ -130,27 +141,29 @@ class TableHost {
   // the same request id gets the same table).
   void CreatePracticeTable(const common::Identity& caller,
                            const v1::CreatePracticeTableRequest& request, PracticeCreateDone done);
+  // The calls about one table this host serves (Route or TakeOver said kServeHere).
+  //
   // Pause, Resume, Undo or Redo (`kind`) at a practice table, answered once durable.
-  void Practice(const common::Identity& caller, const v1::PracticeRequest& request,
+  void Practice(const TableHandle& table, const common::Identity& caller, const v1::PracticeRequest& request,
                 v1::PracticeChange::Kind kind,
                 std::function<void(absl::StatusOr<v1::PracticeResponse>)> done);
 
   using PlayDone =
       std::function<void(absl::Status, v1::PlayResponse, std::optional<v1::PlayRejection>)>;
-  void Play(const common::Identity& caller, const v1::PlayRequest& request, absl::Time received,
+  void Play(const TableHandle& table, const common::Identity& caller, const v1::PlayRequest& request, absl::Time received,
             PlayDone done);
-  void Resign(const common::Identity& caller, const v1::ResignRequest& request,
+  void Resign(const TableHandle& table, const common::Identity& caller, const v1::ResignRequest& request,
               std::function<void(absl::StatusOr<v1::ResignResponse>)> done);
-  void GetView(const common::Identity& caller, const v1::GetViewRequest& request,
+  void GetView(const TableHandle& table, const common::Identity& caller, const v1::GetViewRequest& request,
                std::function<void(absl::StatusOr<v1::GetViewResponse>)> done);
   // The caller's seat's hints, as durable as GetView's view.
-  void GetHints(const common::Identity& caller, const v1::GetHintsRequest& request,
+  void GetHints(const TableHandle& table, const common::Identity& caller, const v1::GetHintsRequest& request,
                 std::function<void(absl::StatusOr<v1::GetHintsResponse>)> done);
 
   // Opens a Connect stream: checks the caller, then the stream gets its snapshot (or the updates
   // after after_seq) as soon as the table is durable, then every update. On an error the stream
   // was not attached and the caller finishes it.
-  absl::Status Connect(const common::Identity& caller, const v1::ConnectRequest& request,
+  absl::Status Connect(const TableHandle& table, const common::Identity& caller, const v1::ConnectRequest& request,
                        UpdateStream* stream);
   // The stream is over (its reactor's OnDone): the table forgets it; its seat's away grace may
   // start.
@@ -174,7 +187,7 @@ class TableHost {
   void BeginShutdown(bool release = true);
 
  private:
-  using TablePtr = std::shared_ptr<LiveTable>;
+  using TablePtr = TableHandle;
 
   // CreateTable's work once the caller's rights are checked; `practice` marks the table as one.
   void OpenTable(const v1::CreateTableRequest& request, bool practice, CreateDone done);
@@ -182,21 +195,20 @@ class TableHost {
   v1::CreateTableResponse CreateAnswer(const std::string& table_id,
                                        const TableSession& session) const;
   TablePtr Find(const std::string& table_id) const;
-  absl::StatusOr<TablePtr> FindForCall(const std::string& table_id) const;
-  // Finds the table and the caller's seat (`seat_token`), then once the table's state is durable
-  // answers `done` with `answer(table, seat)`, under the table's lock.
+  // Finds the caller's seat (`seat_token`), then once the table's state is durable answers `done`
+  // with `answer(table, seat)`, under the table's lock.
   template <typename Response>
   void AnswerForSeat(
-      const common::Identity& caller, const std::string& table_id, const std::string& seat_token,
+      const TablePtr& table, const common::Identity& caller, const std::string& seat_token,
       std::function<absl::StatusOr<Response>(const LiveTable& table, int seat)> answer,
       std::function<void(absl::StatusOr<Response>)> done);
   absl::StatusOr<int> SeatFor(const LiveTable& table, const common::Identity& caller,
                               const std::string& seat_token) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu);
   void Adopt(TablePtr table);
-  absl::Status AdoptStored(const StoredTable& stored, absl::Time now);
-  // TakeOver's database part: claims or loads the table and serves it here.
-  absl::Status ClaimAndServe(const std::string& table_id);
+  absl::StatusOr<TablePtr> AdoptStored(const StoredTable& stored, absl::Time now);
+  // TakeOver's database part: claims or loads the table and serves it here, or names its holder.
+  absl::StatusOr<TableRoute> ClaimAndServe(const std::string& table_id);
   // Stops serving `table` (another host holds it now): its streams end with UNAVAILABLE, calls
   // waiting for it fail, and it is forgotten unless it was replaced meanwhile.
   void LetGo(const TablePtr& table);
@@ -207,7 +219,7 @@ class TableHost {
   // `then`. Called under the table's lock, in seq order.
   void Persist(const TablePtr& table, const AppliedEntry& applied,
                std::function<void(absl::Status)> then) ABSL_EXCLUSIVE_LOCKS_REQUIRED(table->mu);
-  void OnDurable(const TablePtr& table, const AppliedEntry& applied, absl::Status status,
+  void OnDurable(const TablePtr& table, const AppliedEntry& applied, const WriteOutcome& written,
                  const std::function<void(absl::Status)>& then);
   // Sets what `table` adds to kahve_players_at_tables to `players`.
   void CountPlayers(LiveTable& table, int players) ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu);
@@ -222,11 +234,11 @@ class TableHost {
     std::optional<AppliedEntry> applied;
     Response response;
   };
-  // Finds the table and the caller's seat; unless the table is broken or the host drains, has
-  // `change` apply the change under the table's lock, then answers `done` once it is durable.
+  // Finds the caller's seat; unless the table is broken or the host drains, has `change` apply
+  // the change under the table's lock, then answers `done` once it is durable.
   template <typename Response>
   void ChangeForSeat(
-      const common::Identity& caller, const std::string& table_id, const std::string& seat_token,
+      const TablePtr& table, const common::Identity& caller, const std::string& seat_token,
       std::function<absl::StatusOr<SeatChangeAnswer<Response>>(TableSession& session, int seat)>
           change,
       std::function<void(absl::StatusOr<Response>)> done);

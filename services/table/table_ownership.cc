@@ -12,7 +12,6 @@ namespace kahve::table {
 using common::kNowUsSql;
 namespace {
 
-constexpr char kHolderEndpointPayload[] = "kahve/holder_endpoint";
 
 // "Another host held t and let go of it": handed off (''), or its host ($1 excepted) is silent past
 // the lease ($2, microseconds) or gone from the registry.
@@ -111,8 +110,8 @@ absl::StatusOr<int> FairShareOfLapsed(common::PgPool& pool, const std::string& h
   });
 }
 
-absl::StatusOr<StoredTable> ClaimTable(common::PgPool& pool, const std::string& host_id,
-                                       const std::string& table_id, absl::Duration lease) {
+absl::StatusOr<TableClaim> ClaimTable(common::PgPool& pool, const std::string& host_id,
+                                      const std::string& table_id, absl::Duration lease) {
   static const std::string* claim_sql = new std::string(
       absl::StrCat("UPDATE table_tables t SET host_id = $1, owner_epoch = t.owner_epoch + 1 "
                    "WHERE t.table_id = $3 AND t.finished_us IS NULL AND ",
@@ -121,36 +120,29 @@ absl::StatusOr<StoredTable> ClaimTable(common::PgPool& pool, const std::string& 
   constexpr char kWhy[] =
       "SELECT t.finished_us IS NOT NULL, t.host_id, h.endpoint FROM table_tables t "
       "LEFT JOIN table_hosts h ON h.host_id = t.host_id WHERE t.table_id = $1";
-  auto claimed = pool.RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<bool> {
+  // The endpoint of the live host that holds the table, or nullopt when this host may load it.
+  using Holder = std::optional<std::string>;
+  auto holder = pool.RunReturning([&](pqxx::connection& connection) -> absl::StatusOr<Holder> {
     pqxx::nontransaction tx(connection);
     if (!tx.exec_params(*claim_sql, host_id, absl::ToInt64Microseconds(lease), table_id).empty()) {
-      return true;
+      return std::nullopt;
     }
     const pqxx::result why = tx.exec_params(kWhy, table_id);
     if (why.empty()) return absl::NotFoundError(absl::StrCat("table ", table_id, " not found"));
-    if (why[0][0].as<bool>()) return false;  // finished: loaded as it is
+    if (why[0][0].as<bool>()) return std::nullopt;  // finished: loaded as it is
     if (why[0][1].as<std::string>() == host_id) {
       // Claimed by this host a moment ago, for another call that is loading it now.
       return absl::UnavailableError(
           absl::StrCat("table ", table_id, " is being taken over here; retry shortly"));
     }
-    const std::string endpoint = why[0][2].is_null() ? "" : why[0][2].as<std::string>();
-    // The endpoint travels for routing only: addresses inside the cluster are no caller's business.
-    absl::Status held = absl::UnavailableError(
-        absl::StrCat("table ", table_id, " is served by another host; retry shortly"));
-    held.SetPayload(kHolderEndpointPayload, absl::Cord(endpoint));
-    return held;
+    return why[0][2].is_null() ? "" : why[0][2].as<std::string>();
   });
-  if (!claimed.ok()) return claimed.status();
+  if (!holder.ok()) return holder.status();
+  if (holder->has_value()) return TableClaim{.holder_endpoint = **holder};
   auto stored = LoadTables(pool, {table_id});
   if (!stored.ok()) return stored.status();
   if (stored->empty()) return absl::NotFoundError(absl::StrCat("table ", table_id, " not found"));
-  return std::move(stored->front());
-}
-
-std::string HolderEndpointOf(const absl::Status& status) {
-  const absl::optional<absl::Cord> payload = status.GetPayload(kHolderEndpointPayload);
-  return payload.has_value() ? std::string(*payload) : std::string();
+  return TableClaim{.stored = std::move(stored->front())};
 }
 
 absl::StatusOr<int> ReleaseTables(common::PgPool& pool, const std::string& host_id) {

@@ -9,6 +9,7 @@
 // host may claim them. Times compare on the database's clock, so skewed hosts agree.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,13 +51,21 @@ absl::StatusOr<std::vector<ClaimedTable>> ClaimLapsedTables(common::PgPool& pool
 absl::StatusOr<int> FairShareOfLapsed(common::PgPool& pool, const std::string& host_id,
                                       absl::Duration lease);
 
-// One table a call asked for: an unfinished table another host let go of is claimed; when a live
-// host holds it, UNAVAILABLE (HolderEndpointOf names where it is served, unless that host is
-// `host_id` itself); a finished one is loaded as it is. NOT_FOUND for an unknown table.
-absl::StatusOr<StoredTable> ClaimTable(common::PgPool& pool, const std::string& host_id,
-                                       const std::string& table_id, absl::Duration lease);
-// The endpoint of the live host holding a table, from ClaimTable's UNAVAILABLE; "" otherwise.
-std::string HolderEndpointOf(const absl::Status& status);
+// What ClaimTable found for one table.
+struct TableClaim {
+  // The table, to serve here: claimed (unfinished) or loaded as it is (finished). Empty when a
+  // live other host holds it.
+  std::optional<StoredTable> stored;
+  // Else where that host serves it ("" when it has not said where).
+  std::string holder_endpoint;
+};
+
+// One table a call asked for: an unfinished table no live host holds (handed off, or its host
+// silent past `lease`) is claimed; a finished one is loaded as it is; one a live other host holds
+// is named with that host's endpoint. NOT_FOUND for an unknown table; UNAVAILABLE when this very
+// host claimed it a moment ago for another call that is loading it now.
+absl::StatusOr<TableClaim> ClaimTable(common::PgPool& pool, const std::string& host_id,
+                                      const std::string& table_id, absl::Duration lease);
 
 // Hands off every unfinished table of `host_id` (host_id '', epoch bumped) and removes the host
 // from the registry, in one transaction; returns how many tables it let go.

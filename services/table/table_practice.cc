@@ -111,7 +111,8 @@ void TableHost::CreatePracticeTable(const common::Identity& caller,
   }
   OpenTable(table, /*practice=*/true,
             [this, done, endpoint, player = caller.subject, match_id = table.match_id(),
-             seat = request.seat()](absl::StatusOr<v1::CreateTableResponse> created) {
+             seat = request.seat()](CreateOutcome outcome) {
+              absl::StatusOr<v1::CreateTableResponse>& created = outcome.created;
               if (!created.ok()) {
                 // Not created. ALREADY_EXISTS: another request under the same request id holds
                 // the table, and the place it counts in. (Some answers come under mu_: no lock
@@ -134,13 +135,13 @@ void TableHost::CreatePracticeTable(const common::Identity& caller,
             });
 }
 
-void TableHost::Practice(const common::Identity& caller, const v1::PracticeRequest& request,
-                         v1::PracticeChange::Kind kind,
+void TableHost::Practice(const TablePtr& table, const common::Identity& caller,
+                         const v1::PracticeRequest& request, v1::PracticeChange::Kind kind,
                          std::function<void(absl::StatusOr<v1::PracticeResponse>)> done) {
   const std::optional<uint64_t> expected_seq =
       request.has_expected_seq() ? std::optional<uint64_t>(request.expected_seq()) : std::nullopt;
   ChangeForSeat<v1::PracticeResponse>(
-      caller, request.table_id(), request.seat_token(),
+      table, caller, request.seat_token(),
       [kind, expected_seq, clock = clock_](TableSession& session, int seat)
           -> absl::StatusOr<SeatChangeAnswer<v1::PracticeResponse>> {
         auto changed = session.Practice(seat, kind, expected_seq, clock->Now());

@@ -16,16 +16,10 @@ namespace kahve::table {
 
 template <typename Response>
 void TableHost::ChangeForSeat(
-    const common::Identity& caller, const std::string& table_id, const std::string& seat_token,
+    const TablePtr& table, const common::Identity& caller, const std::string& seat_token,
     std::function<absl::StatusOr<SeatChangeAnswer<Response>>(TableSession& session, int seat)>
         change,
     std::function<void(absl::StatusOr<Response>)> done) {
-  auto found = FindForCall(table_id);
-  if (!found.ok()) {
-    done(found.status());
-    return;
-  }
-  const TablePtr table = *found;
   {
     absl::MutexLock lock(&table->mu);
     if (table->broken) {

@@ -5,7 +5,6 @@
 #include "services/common/status.h"
 #include "services/common/unary_call.h"
 #include "services/table/hints_compat.h"
-#include "services/table/log_batch.h"
 
 namespace kahve::table {
 namespace {
@@ -24,10 +23,47 @@ TableService::TableService(TableHost* host, common::CallGate* gate,
       stream_budget_(stream_budget),
       forwarder_(forwarder) {}
 
-std::string TableService::ForwardTarget(const grpc::CallbackServerContext& context,
-                                        const absl::Status& refusal) const {
-  if (forwarder_ == nullptr || forwarder_->ForwardedFor(context).has_value()) return "";
-  return HolderEndpointOf(refusal);
+void TableService::RouteCall(const grpc::CallbackServerContext* context,
+                             const std::string& table_id,
+                             std::function<void(const TableHandle&)> serve,
+                             std::function<void(const std::string& endpoint)> forward,
+                             std::function<void(absl::Status)> refuse) {
+  if (table_id.empty()) {
+    refuse(absl::InvalidArgumentError("table_id: required"));
+    return;
+  }
+  TableRoute here = host_->Route(table_id);
+  if (here.kind == TableRoute::Kind::kServeHere) {
+    serve(here.table);
+    return;
+  }
+  // The database is slow work: a worker thread, never the call's.
+  workers_->Schedule([this, context, table_id, serve = std::move(serve),
+                      forward = std::move(forward), refuse = std::move(refuse)] {
+    absl::StatusOr<TableRoute> route = host_->TakeOver(table_id);
+    if (!route.ok()) {
+      refuse(route.status());
+      return;
+    }
+    switch (route->kind) {
+      case TableRoute::Kind::kServeHere:
+        serve(route->table);
+        return;
+      case TableRoute::Kind::kForward:
+        if (forwarder_ != nullptr && !forwarder_->ForwardedFor(*context).has_value()) {
+          forward(route->endpoint);
+          return;
+        }
+        // The endpoint stays inside the cluster: the client only learns to retry.
+        refuse(absl::UnavailableError(
+            absl::StrCat("table ", table_id, " is served by another host; retry shortly")));
+        return;
+      case TableRoute::Kind::kTakeOver:
+      case TableRoute::Kind::kNotFound:
+        refuse(absl::NotFoundError(absl::StrCat("table ", table_id, " not found")));
+        return;
+    }
+  });
 }
 
 template <typename Response>
@@ -35,30 +71,17 @@ void TableService::WithTableHere(grpc::CallbackServerContext* context,
                                  grpc::ServerUnaryReactor* reactor, const std::string& table_id,
                                  HostCall<Response> call, Answer<Response> answer,
                                  Forward forward) {
-  call([=, this](absl::StatusOr<Response> result) {
-    if (!absl::IsNotFound(result.status()) || table_id.empty()) {
-      answer(std::move(result));
-      return;
-    }
-    // The database is slow work: a worker thread, never the call's. The call (context, request,
-    // response) lives until the reactor finishes.
-    workers_->Schedule([=, this] {
-      const absl::Status here = host_->TakeOver(table_id);
-      if (here.ok()) {
-        call(answer);
-        return;
-      }
-      const std::string holder = ForwardTarget(*context, here);
-      if (holder.empty()) {
-        answer(here);
-        return;
-      }
-      std::shared_ptr<grpc::ClientContext> onward = forwarder_->ContextFor(*context);
-      forward(*forwarder_->StubFor(holder), onward.get(), [onward, reactor](grpc::Status status) {
-        reactor->Finish(TableForwarder::ForClient(status));
-      });
-    });
-  });
+  // The call (context, request, response) lives until the reactor finishes.
+  RouteCall(
+      context, table_id, [call, answer](const TableHandle& table) { call(table, answer); },
+      [this, context, reactor, forward](const std::string& endpoint) {
+        std::shared_ptr<grpc::ClientContext> onward = forwarder_->ContextFor(*context);
+        forward(*forwarder_->StubFor(endpoint), onward.get(),
+                [onward, reactor](grpc::Status status) {
+                  reactor->Finish(TableForwarder::ForClient(status));
+                });
+      },
+      [answer](absl::Status refusal) { answer(std::move(refusal)); });
 }
 
 grpc::ServerUnaryReactor* TableService::CreateTable(grpc::CallbackServerContext* context,
@@ -74,10 +97,10 @@ grpc::ServerUnaryReactor* TableService::CreateTable(grpc::CallbackServerContext*
   };
   host_->CreateTable(
       *request, caller->role == common::kRoleAdmin,
-      [this, request, finish](absl::StatusOr<v1::CreateTableResponse> created) {
-        const std::string existing = ExistingTableIdOf(created.status());
+      [this, request, finish](TableHost::CreateOutcome outcome) {
+        const std::string existing = std::move(outcome.existing_table_id);
         if (existing.empty()) {
-          finish(std::move(created));
+          finish(std::move(outcome.created));
           return;
         }
         // A retry of a creation that reached the log before (here or on another host): answered
@@ -110,28 +133,29 @@ grpc::ServerWriteReactor<v1::TableUpdate>* TableService::Connect(
         if (counted_in != nullptr) counted_in->Release(subject, peer);
       },
       host_->stream_queue_budget());
-  const absl::Status connected =
-      admitted.ok() ? host_->Connect(*identity, *request, stream) : admitted;
-  if (absl::IsNotFound(connected) && !table_id.empty()) {
-    // A table this host does not serve: a finished one it let go of (a late stream after a
-    // restart), or one handed off or lapsed that it may claim (TakeOver). The worker
-    // gets the request by value and holds the stream open: a client's cancel finishes the call
-    // meanwhile, which would otherwise delete both under the worker (docs/operations.md,
-    // "Call lifetimes").
-    stream->Hold();
-    workers_->Schedule([this, context, caller = *identity, request = *request, stream] {
-      absl::Status retried = host_->TakeOver(request.table_id());
-      if (retried.ok()) retried = host_->Connect(caller, request, stream);
-      if (const std::string holder = ForwardTarget(*context, retried); !holder.empty()) {
-        forwarder_->ForwardStream(*context, holder, request, stream);
-      } else if (!retried.ok()) {
-        stream->End(common::ToGrpcStatus(retried));
-      }
-      stream->Release();
-    });
-  } else if (!connected.ok()) {
-    stream->End(common::ToGrpcStatus(connected));
+  if (!admitted.ok()) {
+    stream->End(common::ToGrpcStatus(admitted));
+    return stream;
   }
+  // Held until routed: a client's cancel finishes the call meanwhile, which would otherwise
+  // delete the stream (and the request) under a worker that takes the table over
+  // (docs/operations.md, "Call lifetimes"). The request goes by value.
+  stream->Hold();
+  RouteCall(
+      context, table_id,
+      [this, caller = *identity, request = *request, stream](const TableHandle& table) {
+        const absl::Status connected = host_->Connect(table, caller, request, stream);
+        if (!connected.ok()) stream->End(common::ToGrpcStatus(connected));
+        stream->Release();
+      },
+      [this, context, request = *request, stream](const std::string& endpoint) {
+        forwarder_->ForwardStream(*context, endpoint, request, stream);
+        stream->Release();
+      },
+      [stream](absl::Status refusal) {
+        stream->End(common::ToGrpcStatus(refusal));
+        stream->Release();
+      });
   return stream;
 }
 
@@ -143,44 +167,33 @@ grpc::ServerUnaryReactor* TableService::Play(grpc::CallbackServerContext* contex
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   const auto caller = common::AuthorizeUnary(*gate_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
-  TableHost::PlayDone answer = [reactor, response](absl::Status status, v1::PlayResponse played,
-                                                   std::optional<v1::PlayRejection> rejection) {
-    if (status.ok()) *response = std::move(played);
-    // An engine refusal travels in the rich error model, as a PlayRejection detail.
-    reactor->Finish(common::ToGrpcStatus(
-        rejection.has_value() ? common::WithDetail(std::move(status), *rejection) : status));
-  };
-  host_->Play(*caller, *request, received,
-              [this, context, reactor, response, caller = *caller, request, received, answer](
-                  absl::Status status, v1::PlayResponse played,
-                  std::optional<v1::PlayRejection> rejection) {
-                if (!absl::IsNotFound(status) || request->table_id().empty()) {
-                  answer(status, std::move(played), std::move(rejection));
-                  return;
-                }
-                // A table this host does not serve (TakeOver): after a restart, the retry of a
-                // game's last move still gets its answer; a handed-off table is claimed.
-                workers_->Schedule([this, context, reactor, response, caller, request, received,
-                                    answer] {
-                  const absl::Status adopted = host_->TakeOver(request->table_id());
-                  if (const std::string holder = ForwardTarget(*context, adopted);
-                      !holder.empty()) {
-                    // The holder's answer as it is, a rejection's details included.
-                    std::shared_ptr<grpc::ClientContext> onward = forwarder_->ContextFor(*context);
-                    forwarder_->StubFor(holder)->async()->Play(
-                        onward.get(), request, response,
-                        [onward, reactor](grpc::Status status) {
-                          reactor->Finish(TableForwarder::ForClient(status));
-                        });
-                    return;
-                  }
-                  if (!adopted.ok()) {
-                    answer(adopted, {}, std::nullopt);
-                    return;
-                  }
-                  host_->Play(caller, *request, received, answer);
-                });
-              });
+  WithTableHere<v1::PlayResponse>(
+      context, reactor, request->table_id(),
+      [this, caller = *caller, request, received](const TableHandle& table,
+                                                  Answer<v1::PlayResponse> answer) {
+        host_->Play(table, caller, *request, received,
+                    [answer](absl::Status status, v1::PlayResponse played,
+                             std::optional<v1::PlayRejection> rejection) {
+                      if (!status.ok()) {
+                        // An engine refusal travels in the rich error model, as a PlayRejection
+                        // detail.
+                        answer(rejection.has_value()
+                                   ? common::WithDetail(std::move(status), *rejection)
+                                   : std::move(status));
+                        return;
+                      }
+                      answer(std::move(played));
+                    });
+      },
+      [reactor, response](absl::StatusOr<v1::PlayResponse> played) {
+        if (played.ok()) *response = std::move(played).value();
+        reactor->Finish(common::ToGrpcStatus(played.status()));
+      },
+      // The holder's answer as it is, a rejection's details included.
+      [request, response](v1::TableService::Stub& holder, grpc::ClientContext* onward,
+                          std::function<void(grpc::Status)> done) {
+        holder.async()->Play(onward, request, response, std::move(done));
+      });
   return reactor;
 }
 
@@ -192,7 +205,9 @@ grpc::ServerUnaryReactor* TableService::GetView(grpc::CallbackServerContext* con
   if (!caller) return reactor;
   WithTableHere<v1::GetViewResponse>(
       context, reactor, request->table_id(),
-      [this, caller = *caller, request](auto done) { host_->GetView(caller, *request, done); },
+      [this, caller = *caller, request](const TableHandle& table, auto done) {
+        host_->GetView(table, caller, *request, done);
+      },
       [reactor, response](absl::StatusOr<v1::GetViewResponse> view) {
         if (view.ok()) *response = std::move(view).value();
         reactor->Finish(common::ToGrpcStatus(view.status()));
@@ -212,7 +227,9 @@ grpc::ServerUnaryReactor* TableService::GetHints(grpc::CallbackServerContext* co
   if (!caller) return reactor;
   WithTableHere<v1::GetHintsResponse>(
       context, reactor, request->table_id(),
-      [this, caller = *caller, request](auto done) { host_->GetHints(caller, *request, done); },
+      [this, caller = *caller, request](const TableHandle& table, auto done) {
+        host_->GetHints(table, caller, *request, done);
+      },
       [reactor, response](absl::StatusOr<v1::GetHintsResponse> hints) {
         if (hints.ok()) {
           *response = std::move(hints).value();
@@ -241,7 +258,9 @@ grpc::ServerUnaryReactor* TableService::Resign(grpc::CallbackServerContext* cont
   if (!caller) return reactor;
   WithTableHere<v1::ResignResponse>(
       context, reactor, request->table_id(),
-      [this, caller = *caller, request](auto done) { host_->Resign(caller, *request, done); },
+      [this, caller = *caller, request](const TableHandle& table, auto done) {
+        host_->Resign(table, caller, *request, done);
+      },
       [reactor, response](absl::StatusOr<v1::ResignResponse> resigned) {
         if (resigned.ok()) *response = std::move(resigned).value();
         reactor->Finish(common::ToGrpcStatus(resigned.status()));
@@ -370,8 +389,8 @@ grpc::ServerUnaryReactor* TableService::Practice(grpc::CallbackServerContext* co
   if (!caller) return reactor;
   WithTableHere<v1::PracticeResponse>(
       context, reactor, request->table_id(),
-      [this, caller = *caller, request, kind](auto done) {
-        host_->Practice(caller, *request, kind, done);
+      [this, caller = *caller, request, kind](const TableHandle& table, auto done) {
+        host_->Practice(table, caller, *request, kind, done);
       },
       [reactor, response](absl::StatusOr<v1::PracticeResponse> changed) {
         if (changed.ok()) *response = std::move(changed).value();

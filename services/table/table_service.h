@@ -70,25 +70,31 @@ class TableService final : public v1::TableService::CallbackService {
  private:
   template <typename Response>
   using Answer = std::function<void(absl::StatusOr<Response>)>;
+  // A TableHost call about one table this host serves, answering `Answer`.
   template <typename Response>
-  using HostCall = std::function<void(Answer<Response>)>;
+  using HostCall = std::function<void(const TableHandle&, Answer<Response>)>;
   // Sends the call on to another host's stub with the given context; the callback gets its status
   // (the response is written where the call's own goes).
   using Forward = std::function<void(v1::TableService::Stub&, grpc::ClientContext*,
                                      std::function<void(grpc::Status)>)>;
-  // Runs `call`, a TableHost call about `table_id`; when the host answers NOT_FOUND (it does not
-  // serve the table), it takes the table over if it may (TableHost::TakeOver) and runs `call`
-  // once more, or, when a live host holds the table, `forward`s the call there and finishes
-  // `reactor` with that host's answer. Otherwise the answer goes to `answer`.
+
+  // The one place a call about a table goes where the table is (TableHost::Route): `serve` runs
+  // with the table when this host serves it, after taking it over when it may (TableHost::TakeOver,
+  // on a worker as it blocks on the database); `forward` runs with the holder's endpoint when a
+  // live other host holds it and the call may go there (a forwarder, and the call did not come
+  // forwarded: one hop at most); `refuse` gets every other answer (no table id, no such table, a
+  // host that drains or cannot reach the database). Exactly one of them runs, once; `context`
+  // must stay valid until it has.
+  void RouteCall(const grpc::CallbackServerContext* context, const std::string& table_id,
+                 std::function<void(const TableHandle&)> serve,
+                 std::function<void(const std::string& endpoint)> forward,
+                 std::function<void(absl::Status)> refuse);
+  // RouteCall for a unary call: `call` where the table is served here, `forward` to its holder
+  // (finishing `reactor` with the holder's answer), and `answer` for the refusals.
   template <typename Response>
   void WithTableHere(grpc::CallbackServerContext* context, grpc::ServerUnaryReactor* reactor,
                      const std::string& table_id, HostCall<Response> call, Answer<Response> answer,
                      Forward forward);
-  // Where to send a call about a table this host could not take over: the holder's endpoint when
-  // `refusal` names one and this call may be forwarded (a forwarder, and the call did not come
-  // forwarded already); else "".
-  std::string ForwardTarget(const grpc::CallbackServerContext& context,
-                            const absl::Status& refusal) const;
 
   grpc::ServerUnaryReactor* Practice(grpc::CallbackServerContext* context,
                                      const v1::PracticeRequest* request,

@@ -62,8 +62,23 @@ struct MatchTable {
   bool over = false;
 };
 
-// Told the outcome of a write once it is durably committed (OK) or refused.
-using Done = std::function<void(absl::Status)>;
+// What became of one log write: committed, or refused and why. The reasons a caller acts on are
+// fields, not payloads of the status.
+struct WriteOutcome {
+  // Implicit: most outcomes are a plain status (OK once committed).
+  WriteOutcome(absl::Status status = absl::OkStatus()) : status(std::move(status)) {}  // NOLINT
+  bool ok() const { return status.ok(); }
+
+  // OK once durably committed; otherwise the refusal, its message fit for logs and callers.
+  absl::Status status;
+  // Refused because another host has claimed the table since (the log's fence): nothing written.
+  bool fenced = false;
+  // A creation refused because its match already has this table ("" otherwise).
+  std::string existing_table_id;
+};
+
+// Told the outcome of a write once it is durably committed or refused.
+using Done = std::function<void(const WriteOutcome&)>;
 
 }  // namespace kahve::table
 

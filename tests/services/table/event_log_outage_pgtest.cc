@@ -42,7 +42,7 @@ TEST(EventLogOutageTest, WritesQueuedDuringAnOutageCommitOnceItEndsNoneLostOrDou
 
   server->Stop();
   constexpr int kMoves = 40;
-  std::vector<std::future<absl::Status>> outcomes;
+  std::vector<std::future<WriteOutcome>> outcomes;
   for (int seq = 1; seq <= kMoves; ++seq) {
     auto [done, outcome] = Awaitable();
     log.Append("a", 1, seq, EntryBytes(seq), std::nullopt, done);
@@ -72,10 +72,10 @@ TEST(EventLogOutageTest, WritesQueuedDuringAnOutageCommitOnceItEndsNoneLostOrDou
   const absl::Time shutdown_start = absl::Now();
   log.Shutdown();
   EXPECT_LT(absl::Now() - shutdown_start, absl::Seconds(10));
-  EXPECT_EQ(Await(late).code(), absl::StatusCode::kUnavailable);
+  EXPECT_EQ(Await(late).status.code(), absl::StatusCode::kUnavailable);
   auto [refused_done, refused] = Awaitable();
   log.Append("a", 1, kMoves + 2, EntryBytes(kMoves + 2), std::nullopt, refused_done);
-  EXPECT_EQ(Await(refused).code(), absl::StatusCode::kUnavailable);
+  EXPECT_EQ(Await(refused).status.code(), absl::StatusCode::kUnavailable);
 
   server->Start();
   EXPECT_EQ(Query(url, "SELECT max(seq) FROM table_log WHERE table_id = 'a'")[0][0].as<int>(),

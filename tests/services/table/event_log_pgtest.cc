@@ -53,12 +53,12 @@ class EventLogTest : public kahve::testing::PgTest {
     }
     return false;
   }
-  absl::Status Create(EventLog& log, const std::string& table_id, const std::string& match_id) {
+  WriteOutcome Create(EventLog& log, const std::string& table_id, const std::string& match_id) {
     auto [done, outcome] = Awaitable();
     log.CreateTable(Row(table_id, match_id), EntryBytes(table_id, 0), done);
     return Await(outcome);
   }
-  absl::Status Append(EventLog& log, const std::string& table_id, int64_t seq,
+  WriteOutcome Append(EventLog& log, const std::string& table_id, int64_t seq,
                       std::optional<Finished> finished = std::nullopt) {
     auto [done, outcome] = Awaitable();
     log.Append(table_id, 1, seq, EntryBytes(table_id, seq), std::move(finished), done);
@@ -82,12 +82,12 @@ class EventLogTest : public kahve::testing::PgTest {
     for (int thread = 0; thread < kThreads; ++thread) {
       threads.emplace_back([&, thread] {
         for (int seq = 1; seq <= kMoves; ++seq) {
-          std::vector<std::future<absl::Status>> outcomes;
+          std::vector<std::future<WriteOutcome>> outcomes;
           for (int i = 0; i < kTablesPerThread; ++i) {
             const std::string table_id = absl::StrCat("t", thread * kTablesPerThread + i);
             auto [done, outcome] = Awaitable();
             log.Append(table_id, 1, seq, EntryBytes(table_id, seq), std::nullopt,
-                       [&, done = done, table_id, seq](absl::Status status) {
+                       [&, done = done, table_id, seq](const WriteOutcome& written) {
                          absl::MutexLock lock(&checker_mu);
                          pqxx::nontransaction tx(checker);
                          if (tx.exec_params("SELECT 1 FROM table_log WHERE table_id = $1 AND "
@@ -97,7 +97,7 @@ class EventLogTest : public kahve::testing::PgTest {
                            ++missing_at_ack;
                          }
                          ++acknowledged;
-                         done(std::move(status));
+                         done(written);
                        });
             outcomes.push_back(std::move(outcome));
           }
@@ -163,14 +163,14 @@ TEST_F(EventLogTest, ReusedMatchIdIsRefusedAndTheRestOfTheBatchCommits) {
   lock_tx.commit();
   EXPECT_TRUE(Await(first).ok());
 
-  const absl::Status reused = Await(reuse);
-  EXPECT_EQ(reused.code(), absl::StatusCode::kAlreadyExists) << reused;
-  EXPECT_THAT(reused.message(), HasSubstr("table a"));
-  EXPECT_EQ(ExistingTableIdOf(reused), "a");
+  const WriteOutcome reused = Await(reuse);
+  EXPECT_EQ(reused.status.code(), absl::StatusCode::kAlreadyExists) << reused.status;
+  EXPECT_THAT(reused.status.message(), HasSubstr("table a"));
+  EXPECT_EQ(reused.existing_table_id, "a");
   EXPECT_TRUE(Await(fresh).ok());
-  const absl::Status twinned = Await(twin);
-  EXPECT_EQ(twinned.code(), absl::StatusCode::kAlreadyExists) << twinned;
-  EXPECT_EQ(ExistingTableIdOf(twinned), "c");
+  const WriteOutcome twinned = Await(twin);
+  EXPECT_EQ(twinned.status.code(), absl::StatusCode::kAlreadyExists) << twinned.status;
+  EXPECT_EQ(twinned.existing_table_id, "c");
   EXPECT_TRUE(Await(move).ok());
   // Two commits: the first write alone, then the other four together.
   EXPECT_EQ(HistogramOf(registry_, "kahve_event_log_batch_size").sample_count - commits_before, 2);
@@ -190,13 +190,13 @@ TEST_F(EventLogTest, RepeatedWritesAreIdempotentAndConflictsAreRefused) {
   EXPECT_TRUE(Create(log, "a", "match-1").ok());
   EXPECT_TRUE(Append(log, "a", 1).ok());
   // The same table id for another match, or other bytes at a written seq: refused.
-  EXPECT_EQ(Create(log, "a", "match-9").code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_EQ(Create(log, "a", "match-9").status.code(), absl::StatusCode::kAlreadyExists);
   auto [done, outcome] = Awaitable();
   log.Append("a", 1, 1, "other bytes", std::nullopt, done);
-  const absl::Status conflict = Await(outcome);
+  const absl::Status conflict = Await(outcome).status;
   EXPECT_EQ(conflict.code(), absl::StatusCode::kAlreadyExists) << conflict;
   EXPECT_THAT(conflict.message(), HasSubstr("seq 1 of table a"));
-  EXPECT_EQ(Append(log, "nowhere", 1).code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(Append(log, "nowhere", 1).status.code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(CountOf(url(), "SELECT count(*) FROM table_log"), 2);
 }
 
@@ -210,7 +210,7 @@ TEST_F(EventLogTest, FinishedMarksTheTableAndQueuesTheResultAtomically) {
   log.Append("a", 1, 1, "other bytes",
              Finished{.finished_us = 5, .match_id = "match-1", .record_match_request_bytes = "r"},
              refused_done);
-  EXPECT_EQ(Await(refused).code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_EQ(Await(refused).status.code(), absl::StatusCode::kAlreadyExists);
   EXPECT_EQ(CountOf(url(), "SELECT count(*) FROM table_outbox"), 0);
 
   const std::string request("request\0bytes", 13);
@@ -299,7 +299,7 @@ TEST_F(EventLogTest, WritesAfterShutdownAreRefused) {
   EventLog log(Settings("host-a"), *pool, registry_);
   ASSERT_TRUE(Create(log, "a", "m").ok());
   log.Shutdown();
-  EXPECT_EQ(Append(log, "a", 1).code(), absl::StatusCode::kUnavailable);
+  EXPECT_EQ(Append(log, "a", 1).status.code(), absl::StatusCode::kUnavailable);
   log.Shutdown();
 }
 

@@ -33,6 +33,16 @@ using ::testing::UnorderedElementsAre;
 
 constexpr absl::Duration kLease = absl::Seconds(5);
 
+// The table a claim loaded, or an error naming the live host that holds it.
+absl::StatusOr<StoredTable> StoredOf(absl::StatusOr<TableClaim> claim) {
+  if (!claim.ok()) return claim.status();
+  if (!claim->stored.has_value()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("held by the live host at \"", claim->holder_endpoint, "\""));
+  }
+  return *std::move(claim->stored);
+}
+
 class TableOwnershipTest : public kahve::testing::PgTest {
  protected:
   void SetUp() override {
@@ -53,12 +63,12 @@ class TableOwnershipTest : public kahve::testing::PgTest {
     return std::make_unique<EventLog>(EventLogSettings{.url = url(), .host_id = host_id}, *pool_,
                                       registry_);
   }
-  absl::Status Create(EventLog& log, const std::string& table_id) {
+  WriteOutcome Create(EventLog& log, const std::string& table_id) {
     auto [done, outcome] = Awaitable();
     log.CreateTable(Row(table_id, "m-" + table_id), EntryBytes(table_id, 0), done);
     return Await(outcome);
   }
-  absl::Status Append(EventLog& log, const std::string& table_id, int64_t epoch, int64_t seq,
+  WriteOutcome Append(EventLog& log, const std::string& table_id, int64_t epoch, int64_t seq,
                       const std::string& entry) {
     auto [done, outcome] = Awaitable();
     log.Append(table_id, epoch, seq, entry, std::nullopt, done);
@@ -95,18 +105,18 @@ TEST_F(TableOwnershipTest, OfTwoHostsThatBelieveTheyHoldATableOnlyTheLastClaiman
     ASSERT_TRUE(Append(*host_a_, "t", 1, seq, EntryBytes("t", seq)).ok());
   }
   // host-a never heartbeat: to host-b it is not a live host, and the table is claimable.
-  absl::StatusOr<StoredTable> claimed = host_b_->ClaimTable("t", kLease);
+  absl::StatusOr<StoredTable> claimed = StoredOf(host_b_->ClaimTable("t", kLease));
   ASSERT_TRUE(claimed.ok()) << claimed.status();
   EXPECT_EQ(claimed->row.owner_epoch, 2);
   EXPECT_EQ(claimed->entries.size(), 4);
 
   // host-a still serves the table in memory and appends its next move: fenced.
-  const absl::Status stale = Append(*host_a_, "t", 1, 4, "host-a's move 4");
-  EXPECT_EQ(stale.code(), absl::StatusCode::kAborted) << stale;
-  EXPECT_TRUE(IsFenced(stale));
-  EXPECT_THAT(stale.message(), HasSubstr("no longer held by this host"));
+  const WriteOutcome stale = Append(*host_a_, "t", 1, 4, "host-a's move 4");
+  EXPECT_EQ(stale.status.code(), absl::StatusCode::kAborted) << stale.status;
+  EXPECT_TRUE(stale.fenced);
+  EXPECT_THAT(stale.status.message(), HasSubstr("no longer held by this host"));
   // Even at the new epoch: the epoch is not a password, the row names its host.
-  EXPECT_TRUE(IsFenced(Append(*host_a_, "t", 2, 4, "host-a's move 4")));
+  EXPECT_TRUE(Append(*host_a_, "t", 2, 4, "host-a's move 4").fenced);
 
   // host-b goes on from the log it replayed.
   ASSERT_TRUE(Append(*host_b_, "t", 2, 4, EntryBytes("t", 4)).ok());
@@ -129,9 +139,9 @@ TEST_F(TableOwnershipTest, AClaimRacingAStreamOfAppendsLosesNoAcknowledgedEntry)
   std::promise<void> some_written;
   std::thread writer([&] {
     for (int64_t seq = 1; seq <= 100000; ++seq) {
-      const absl::Status status = Append(*host_a_, "t", 1, seq, EntryBytes("t", seq));
-      if (!status.ok()) {
-        fenced = IsFenced(status);
+      const WriteOutcome written = Append(*host_a_, "t", 1, seq, EntryBytes("t", seq));
+      if (!written.ok()) {
+        fenced = written.fenced;
         return;
       }
       last_acknowledged = seq;
@@ -139,7 +149,7 @@ TEST_F(TableOwnershipTest, AClaimRacingAStreamOfAppendsLosesNoAcknowledgedEntry)
     }
   });
   some_written.get_future().wait();
-  absl::StatusOr<StoredTable> claimed = host_b_->ClaimTable("t", kLease);
+  absl::StatusOr<StoredTable> claimed = StoredOf(host_b_->ClaimTable("t", kLease));
   writer.join();
   ASSERT_TRUE(claimed.ok()) << claimed.status();
   EXPECT_TRUE(fenced) << "host-a was never refused";
@@ -165,9 +175,10 @@ TEST_F(TableOwnershipTest, ALiveHostKeepsItsTablesAndALapsedHostsAreClaimed) {
   absl::StatusOr<std::vector<ClaimedTable>> none = host_b_->ClaimLapsed(kLease, 10);
   ASSERT_TRUE(none.ok()) << none.status();
   EXPECT_TRUE(none->empty());
-  const absl::Status held = host_b_->ClaimTable("a1", kLease).status();
-  EXPECT_EQ(held.code(), absl::StatusCode::kUnavailable) << held;
-  EXPECT_EQ(HolderEndpointOf(held), "a:1");
+  absl::StatusOr<TableClaim> held = host_b_->ClaimTable("a1", kLease);
+  ASSERT_TRUE(held.ok()) << held.status();
+  EXPECT_FALSE(held->stored.has_value());
+  EXPECT_EQ(held->holder_endpoint, "a:1");
   EXPECT_EQ(HolderOf("a1"), "host-a@1");
 
   // host-a falls silent past the lease: host-b claims both, with their logs.
@@ -205,7 +216,7 @@ TEST_F(TableOwnershipTest, ClaimsComeInBatchesAndFinishedTablesStayWhereTheyAre)
   EXPECT_EQ(second->size(), 1);
   EXPECT_EQ(HolderOf("t4"), "host-a@1");
   // A finished table is read by whoever asks, and stays unclaimed.
-  absl::StatusOr<StoredTable> finished = host_b_->ClaimTable("t4", kLease);
+  absl::StatusOr<StoredTable> finished = StoredOf(host_b_->ClaimTable("t4", kLease));
   ASSERT_TRUE(finished.ok()) << finished.status();
   EXPECT_EQ(finished->row.finished_us, 9);
   EXPECT_EQ(HolderOf("t4"), "host-a@1");
@@ -224,7 +235,7 @@ TEST_F(TableOwnershipTest, ADrainingHostHandsItsTablesOffAndLeavesTheRegistry) {
   EXPECT_EQ(HolderOf("b1"), "host-b@1");
   EXPECT_EQ(CountOf(url(), "SELECT count(*) FROM table_hosts WHERE host_id = 'host-a'"), 0);
   // Released means fenced: the drained host cannot write after handing off.
-  EXPECT_TRUE(IsFenced(Append(*host_a_, "a1", 1, 1, EntryBytes("a1", 1))));
+  EXPECT_TRUE(Append(*host_a_, "a1", 1, 1, EntryBytes("a1", 1)).fenced);
 
   // host-b is live and holds b1; the handed-off tables go to the first host that asks.
   ASSERT_TRUE(host_b_->Heartbeat("host-b", "b:1", 1, false).ok());
@@ -247,7 +258,7 @@ TEST_F(TableOwnershipTest, ARestartedHostClaimsItsOwnTablesAnewAndFencesItsEarli
   ASSERT_TRUE(own.ok()) << own.status();
   ASSERT_EQ(own->size(), 1);
   EXPECT_EQ(own->front().row.owner_epoch, 2);
-  EXPECT_TRUE(IsFenced(Append(*host_a_, "a1", 1, 1, EntryBytes("a1", 1))));
+  EXPECT_TRUE(Append(*host_a_, "a1", 1, 1, EntryBytes("a1", 1)).fenced);
   EXPECT_TRUE(Append(*host_a_again, "a1", 2, 1, EntryBytes("a1", 1)).ok());
   absl::StatusOr<absl::flat_hash_map<std::string, int64_t>> held = host_a_again->Held();
   ASSERT_TRUE(held.ok()) << held.status();

@@ -34,15 +34,15 @@ inline TableRow Row(const std::string& table_id, const std::string& match_id) {
 
 // A Done and the future it fulfils; a second call would throw on the writer thread (and so abort
 // the test), which is what "called once" should cost.
-inline std::pair<Done, std::future<absl::Status>> Awaitable() {
-  auto promise = std::make_shared<std::promise<absl::Status>>();
-  std::future<absl::Status> future = promise->get_future();
-  return {[promise](absl::Status status) { promise->set_value(std::move(status)); },
+inline std::pair<Done, std::future<WriteOutcome>> Awaitable() {
+  auto promise = std::make_shared<std::promise<WriteOutcome>>();
+  std::future<WriteOutcome> future = promise->get_future();
+  return {[promise](const WriteOutcome& outcome) { promise->set_value(outcome); },
           std::move(future)};
 }
 
 // The outcome, or DeadlineExceeded when none comes within `seconds`.
-inline absl::Status Await(std::future<absl::Status>& future, int seconds = 30) {
+inline WriteOutcome Await(std::future<WriteOutcome>& future, int seconds = 30) {
   if (future.wait_for(std::chrono::seconds(seconds)) != std::future_status::ready) {
     return absl::DeadlineExceededError("no outcome in time");
   }
