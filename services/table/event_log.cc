@@ -39,17 +39,19 @@ void EventLog::CreateTable(TableRow row, std::string created_entry_bytes, Done d
   row.finished_us.reset();
   LogWriter& writer = WriterFor(row.table_id);
   std::string table_id = row.table_id;
-  writer.Enqueue(LogWrite{.table_id = std::move(table_id),
-                          .seq = 0,
-                          .entry = std::move(created_entry_bytes),
-                          .created = std::move(row),
-                          .done = std::move(done)});
+  const absl::Status queued = writer.Enqueue(LogWrite{.table_id = std::move(table_id),
+                                                       .seq = 0,
+                                                       .entry = std::move(created_entry_bytes),
+                                                       .created = std::move(row),
+                                                       .done = done});
+  if (!queued.ok()) done(queued);
 }
 
-void EventLog::Append(std::string table_id, int64_t epoch, uint64_t seq, std::string entry_bytes,
-                      std::optional<Finished> finished, Done done) {
+absl::Status EventLog::Append(std::string table_id, int64_t epoch, uint64_t seq,
+                              std::string entry_bytes, std::optional<Finished> finished,
+                              Done done) {
   LogWriter& writer = WriterFor(table_id);
-  writer.Enqueue(LogWrite{.table_id = std::move(table_id),
+  return writer.Enqueue(LogWrite{.table_id = std::move(table_id),
                           .seq = static_cast<int64_t>(seq),
                           .epoch = epoch,
                           .entry = std::move(entry_bytes),

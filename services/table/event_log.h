@@ -73,8 +73,10 @@ class EventLog {
   // holds the table at (1 for a table it created, else its claim's). `done` (on a writer thread,
   // once committed) gets OK, NotFound for an unknown table, AlreadyExists when the seq holds a
   // different entry, Aborted and `fenced` when another host has claimed the table since (nothing
-  // is written). Writes to one table commit in the order they were appended.
-  void Append(std::string table_id, int64_t epoch, uint64_t seq, std::string entry_bytes,
+  // is written). Writes to one table commit in the order they were appended. Returns UNAVAILABLE
+  // when the log is shut down: then nothing is queued and `done` is never called (so a caller
+  // holding a lock is never called back on its own thread).
+  [[nodiscard]] absl::Status Append(std::string table_id, int64_t epoch, uint64_t seq, std::string entry_bytes,
               std::optional<Finished> finished, Done done);
 
   // Commits everything queued, then stops the writers; later writes fail with Unavailable. A

@@ -42,15 +42,11 @@ LogWriter::LogWriter(LogWriterSettings settings) : settings_(std::move(settings)
 
 LogWriter::~LogWriter() { Stop(); }
 
-void LogWriter::Enqueue(LogWrite write) {
-  {
-    absl::MutexLock lock(&mu_);
-    if (!stopping_) {
-      queue_.push_back(std::move(write));
-      return;
-    }
-  }
-  write.done(absl::UnavailableError("the event log is shut down"));
+absl::Status LogWriter::Enqueue(LogWrite write) {
+  absl::MutexLock lock(&mu_);
+  if (stopping_) return absl::UnavailableError("the event log is shut down");
+  queue_.push_back(std::move(write));
+  return absl::OkStatus();
 }
 
 void LogWriter::BeginStop() {

@@ -57,8 +57,9 @@ class LogWriter {
   LogWriter(const LogWriter&) = delete;
   LogWriter& operator=(const LogWriter&) = delete;
 
-  // Queues a write; after Stop, tells its caller Unavailable at once, on the calling thread.
-  void Enqueue(LogWrite write);
+  // Queues a write, whose `done` is told its outcome later on the notifying thread; after Stop,
+  // UNAVAILABLE: nothing is queued and `done` is never called.
+  [[nodiscard]] absl::Status Enqueue(LogWrite write);
   // Refuses new writes and starts the flush clock; the thread keeps committing what is queued.
   void BeginStop();
   // BeginStop, then waits until everything queued is committed and the thread has ended.

@@ -1,6 +1,7 @@
 // TableHost's calls from clients: moves, resignations, views and streams.
 
 #include "absl/strings/str_cat.h"
+#include "services/table/table_broadcast.h"
 #include "services/table/table_host.h"
 #include "services/table/table_seat_change.h"
 
@@ -204,35 +205,13 @@ absl::Status TableHost::Connect(const TablePtr& table, const common::Identity& c
       Persist(table, *back, nullptr);
     }
     // A table that stops first has ended the stream already.
-    WhenDurable(table, [this, table, stream](absl::Status durable)
+    WhenDurable(table, [table, stream](absl::Status durable)
                            ABSL_EXCLUSIVE_LOCKS_REQUIRED(table->mu) {
       if (durable.ok()) StartStream(*table, stream);
     });
   }
   Reschedule(table);
   return absl::OkStatus();
-}
-
-// The first message(s) of a stream, once the table is durable: the updates missed after after_seq
-// when they are still kept, else a snapshot.
-void TableHost::StartStream(LiveTable& table, UpdateStream* stream) {
-  // Membership first, comparing the pointer only: a stream that was disconnected (and freed)
-  // before the table became durable is gone from the list, and must not be read.
-  if (std::find(table.streams.begin(), table.streams.end(), stream) == table.streams.end()) return;
-  if (stream->started) return;
-  stream->started = true;
-  stream->sent_through = table.session->seq();
-  if (stream->after_seq.has_value()) {
-    auto missed = table.session->ResumeFor(stream->seat(), *stream->after_seq, stream->with_view);
-    if (missed.ok() && missed->has_value()) {
-      for (v1::TableUpdate& update : **missed) stream->SendInitial(std::move(update));
-      // A finished game's stream ends after its result (the last missed update).
-      if (table.session->over()) stream->End(grpc::Status::OK);
-      return;
-    }
-  }
-  stream->SendInitial(table.session->SnapshotFor(stream->seat()));
-  if (table.session->over()) stream->End(grpc::Status::OK);
 }
 
 void TableHost::Disconnect(const std::string& table_id, UpdateStream* stream) {

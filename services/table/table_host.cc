@@ -1,34 +1,19 @@
 #include "services/table/table_host.h"
 
-#include <openssl/rand.h>
-
 #include <algorithm>
 
-#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
 #include "services/common/logging.h"
 #include "services/common/metrics.h"
-#include "services/table/deal_commitment.h"
 #include "services/table/live_table.h"
-#include "services/table/log_batch.h"
 #include "services/table/match_result.h"
-#include "services/table/seat_tokens.h"
+#include "services/table/table_broadcast.h"
+#include "services/table/table_creation.h"
 #include "services/table/table_observations.h"
 
 namespace kahve::table {
 namespace {
-
-// Set while this thread is inside EventLog::Append, which answers at once (on this thread) when
-// the log is shut down: the answer must then not take the table's lock again.
-thread_local bool in_append = false;
-
-std::string NewTableId() {
-  unsigned char bytes[12];
-  if (RAND_bytes(bytes, sizeof(bytes)) != 1) return "";
-  return absl::StrCat("t-", absl::BytesToHexString(
-                                std::string(reinterpret_cast<const char*>(bytes), sizeof(bytes))));
-}
 
 int64_t Micros(absl::Time time) { return absl::ToUnixMicros(time); }
 
@@ -62,21 +47,13 @@ TableHost::TableHost(TableHostSettings settings, EventLog* log, TableMetrics* me
       metrics_(metrics),
       stream_queue_budget_(settings_.max_stream_queued_bytes, settings_.max_streams_queued_bytes,
                            &metrics->budgets),
-      practice_player_refusals_(
-          &metrics->budgets.refusals.Add({{"budget", "max_practice_tables_per_player"}})),
-      practice_host_refusals_(
-          &metrics->budgets.refusals.Add({{"budget", "max_practice_tables"}})),
-      practice_in_use_(&metrics->budgets.in_use.Add({{"budget", "max_practice_tables"}})) {
-  clock_thread_ = std::thread([this] { ClockLoop(); });
-}
+      practice_budget_(settings_.max_practice_tables_per_player, settings_.max_practice_tables,
+                       metrics->budgets),
+      timers_(clock_, [this](const std::string& table_id, absl::Time now) {
+        if (const TablePtr table = Find(table_id)) RunDue(table, now);
+      }) {}
 
-TableHost::~TableHost() {
-  {
-    absl::MutexLock lock(&clock_mu_);
-    stopping_ = true;
-  }
-  clock_thread_.join();
-}
+TableHost::~TableHost() = default;
 
 int TableHost::live_tables() const {
   absl::MutexLock lock(&mu_);
@@ -102,7 +79,9 @@ void TableHost::Adopt(TablePtr table) {
       }
       // Counted already when this host created it; a reloaded one counts from here.
       if (!table->session->over()) {
-        ReservePractice(table->practice_player, table->session->match_id(), /*force=*/true)
+        practice_budget_
+            .Reserve(table->practice_player, table->session->match_id(), /*force=*/true,
+                     /*make_room=*/nullptr)
             .IgnoreError();
       }
     }
@@ -128,7 +107,7 @@ void TableHost::Forget(const TablePtr& table) {
     absl::MutexLock table_lock(&table->mu);
     table_of_match_.erase(table->session->match_id());
     if (table->session->practice()) {
-      ReleasePractice(table->practice_player, table->session->match_id());
+      practice_budget_.Release(table->practice_player, table->session->match_id());
     }
     CountPlayers(*table, 0);
     if (table->counted_finished) {
@@ -345,22 +324,6 @@ void TableHost::CreateTable(const v1::CreateTableRequest& request, bool admin, C
   OpenTable(request, /*practice=*/false, std::move(done));
 }
 
-v1::CreateTableResponse TableHost::CreateAnswer(const std::string& table_id,
-                                                const TableSession& session) const {
-  v1::CreateTableResponse response;
-  response.set_table_id(table_id);
-  const std::vector<v1::SeatStatus> seats = session.SeatStatuses();
-  for (int seat = 0; seat < session.num_seats(); ++seat) {
-    auto* grant = response.add_seats();
-    grant->set_seat(seat);
-    grant->set_player_id(seats[seat].player_id());
-    if (!seats[seat].player_id().empty()) {
-      grant->set_seat_token(DerivedSeatToken(settings_.seat_token_key, table_id, seat));
-    }
-  }
-  return response;
-}
-
 absl::StatusOr<v1::CreateTableResponse> TableHost::AnswerCreated(
     const v1::CreateTableRequest& request, const std::string& table_id) {
   // Only the creation entry matters, and it never changes: whichever host holds the table now,
@@ -383,7 +346,7 @@ absl::StatusOr<v1::CreateTableResponse> TableHost::AnswerCreated(
   }
   auto session = TableSession::Create(entry);
   if (!session.ok()) return session.status();
-  return CreateAnswer(table_id, **session);
+  return CreateAnswer(settings_.seat_token_key, table_id, **session);
 }
 
 absl::StatusOr<std::vector<HostRow>> TableHost::HostsTakingTables() {
@@ -404,73 +367,24 @@ absl::StatusOr<std::vector<MatchTable>> TableHost::TablesOfMatches(
 void TableHost::OpenTable(const v1::CreateTableRequest& request, bool practice, CreateDone done) {
   const std::string fingerprint =
       CreateFingerprint(request.match_id(), request.settings(), request.options(), request.seats());
-  auto answer = [this](const std::string& table_id, const TableSession& session) {
-    return CreateAnswer(table_id, session);
-  };
-  {
-    absl::MutexLock lock(&mu_);
-    if (draining_) {
-      done({.created = absl::UnavailableError("this table host is shutting down; try another")});
-      return;
-    }
-    const auto existing = table_of_match_.find(request.match_id());
-    if (existing != table_of_match_.end() && !request.match_id().empty()) {
-      const TablePtr table = tables_.at(existing->second);
-      if (table->create_fingerprint != fingerprint) {
-        done({.created = absl::AlreadyExistsError(
-                  absl::StrCat("match ", request.match_id(), " already has table ",
-                               table->table_id, " with other settings or seats"))});
-        return;
-      }
-      absl::MutexLock table_lock(&table->mu);
-      done({.created = answer(table->table_id, *table->session)});
-      return;
-    }
+  // A retry of a creation this host holds: the first answer again, given outside the locks.
+  if (std::optional<CreateOutcome> retry = AnswerHeld(request, fingerprint)) {
+    done(*std::move(retry));
+    return;
   }
-
   const std::string table_id = NewTableId();
   if (table_id.empty()) {
     done({.created = absl::InternalError("no randomness for a table id")});
     return;
   }
-  v1::TableLogEntry entry;
   const absl::Time now = clock_->Now();
-  *entry.mutable_at() = ToTimestamp(now);
-  v1::TableCreated* created = entry.mutable_created();
-  created->set_table_id(table_id);
-  created->set_match_id(request.match_id());
-  *created->mutable_settings() = request.settings();
-  *created->mutable_options() = request.options();
-  *created->mutable_seats() = request.seats();
-  created->set_practice(practice);
-  v1::Deal& deal = *created->mutable_deal();
-  if (request.has_deal()) deal = request.deal();
-  if (request.has_seed()) {
-    deal.set_seed(request.seed());
-  } else if (!request.has_deal()) {
-    absl::StatusOr<uint64_t> seed = NewSeed();
-    if (!seed.ok()) {
-      done({.created = seed.status()});
-      return;
-    }
-    deal.set_seed(*seed);
-  }
-  // Published from the start, before anything is dealt; the salt stays in the log until the end.
-  absl::StatusOr<std::string> salt = NewSalt();
-  if (!salt.ok()) {
-    done({.created = salt.status()});
+  absl::StatusOr<v1::TableLogEntry> entry =
+      CreationEntry(request, practice, table_id, settings_.seat_token_key, now);
+  if (!entry.ok()) {
+    done({.created = entry.status()});
     return;
   }
-  *created->mutable_commitment() =
-      Commit(SourceOf(practice, request.has_seed() || request.has_deal(), deal), *salt, deal);
-  created->set_deal_salt(absl::BytesToHexString(*salt));
-  for (int seat = 0; seat < request.seats_size(); ++seat) {
-    created->add_seat_token_sha256(
-        request.seats(seat).has_player_id()
-            ? SeatTokenSha256(DerivedSeatToken(settings_.seat_token_key, table_id, seat))
-            : "");
-  }
-  auto session = TableSession::Create(entry);
+  auto session = TableSession::Create(*entry);
   if (!session.ok()) {
     // The session names fields of the creation entry ("created.seats[1]..."); the caller wrote
     // the request, whose fields carry the same names without the prefix.
@@ -484,19 +398,18 @@ void TableHost::OpenTable(const v1::CreateTableRequest& request, bool practice, 
   table->ruleset = std::string(engine::RulesetOf(request.settings()).value()->id);
   table->create_fingerprint = fingerprint;
   table->created_at = now;
-  v1::CreateTableResponse response = answer(table_id, **session);
+  v1::CreateTableResponse response = CreateAnswer(settings_.seat_token_key, table_id, **session);
   {
     absl::MutexLock lock(&table->mu);
     table->session = std::move(session).value();
   }
-  TableRow row;
-  row.table_id = table_id;
-  row.match_id = request.match_id();
-  row.ruleset = table->ruleset;
-  row.created_us = Micros(now);
-  row.practice = practice;
+  const TableRow row{.table_id = table_id,
+                     .match_id = request.match_id(),
+                     .ruleset = table->ruleset,
+                     .created_us = Micros(now),
+                     .practice = practice};
   log_->CreateTable(
-      row, entry.SerializeAsString(),
+      row, entry->SerializeAsString(),
       [this, table, practice, response = std::move(response), done](const WriteOutcome& written) {
         if (!written.ok()) {
           done({.created = written.status, .existing_table_id = written.existing_table_id});
@@ -507,6 +420,27 @@ void TableHost::OpenTable(const v1::CreateTableRequest& request, bool practice, 
         if (practice) metrics_->practice_opened.Add({{"ruleset", table->ruleset}}).Increment();
         done({.created = response});
       });
+}
+
+std::optional<TableHost::CreateOutcome> TableHost::AnswerHeld(
+    const v1::CreateTableRequest& request, const std::string& fingerprint) {
+  absl::MutexLock lock(&mu_);
+  if (draining_) {
+    return CreateOutcome{.created =
+                             absl::UnavailableError("this table host is shutting down; try another")};
+  }
+  if (request.match_id().empty()) return std::nullopt;
+  const auto existing = table_of_match_.find(request.match_id());
+  if (existing == table_of_match_.end()) return std::nullopt;
+  const TablePtr table = tables_.at(existing->second);
+  if (table->create_fingerprint != fingerprint) {
+    return CreateOutcome{.created = absl::AlreadyExistsError(
+                             absl::StrCat("match ", request.match_id(), " already has table ",
+                                          table->table_id, " with other settings or seats"))};
+  }
+  absl::MutexLock table_lock(&table->mu);
+  return CreateOutcome{
+      .created = CreateAnswer(settings_.seat_token_key, table->table_id, *table->session)};
 }
 
 void TableHost::Persist(const TablePtr& table, const AppliedEntry& applied,
@@ -526,23 +460,26 @@ void TableHost::Persist(const TablePtr& table, const AppliedEntry& applied,
     table->finished_at = ended;
     CountFinished(*table);
     if (table->session->practice()) {
-      ReleasePractice(table->practice_player, table->session->match_id());
+      practice_budget_.Release(table->practice_player, table->session->match_id());
     }
   }
-  in_append = true;
-  log_->Append(table->table_id, table->owner_epoch, applied.entry.seq(),
-               applied.entry.SerializeAsString(), finished,
-               [this, table, applied, then = std::move(then)](const WriteOutcome& written) {
-                 if (in_append) {
-                   // Answered on the calling thread, which holds the table's lock.
-                   std::thread([this, table, applied, then, written] {
-                     OnDurable(table, applied, written, then);
-                   }).detach();
-                   return;
-                 }
-                 OnDurable(table, applied, written, then);
-               });
-  in_append = false;
+  const absl::Status queued = log_->Append(
+      table->table_id, table->owner_epoch, applied.entry.seq(), applied.entry.SerializeAsString(),
+      finished, [this, table, applied, then](const WriteOutcome& written) {
+        OnDurable(table, applied, written, then);
+      });
+  // The log is shut down: nothing was queued, and nothing will call back.
+  if (!queued.ok()) Refused(*table, queued, then);
+}
+
+void TableHost::Refused(LiveTable& table, const absl::Status& refusal,
+                        const std::function<void(absl::Status)>& then) {
+  if (!table.broken) {
+    common::LogError("table log write refused; the table stops",
+                     {{"table", table.table_id}, {"error", std::string(refusal.message())}});
+  }
+  Stop(table, "the table is unavailable");
+  if (then) then(absl::UnavailableError("the table could not store the move"));
 }
 
 void TableHost::OnDurable(const TablePtr& table, const AppliedEntry& applied,
@@ -558,12 +495,7 @@ void TableHost::OnDurable(const TablePtr& table, const AppliedEntry& applied,
   }
   absl::MutexLock lock(&table->mu);
   if (!status.ok()) {
-    if (!table->broken) {
-      common::LogError("table log write refused; the table stops",
-                       {{"table", table->table_id}, {"error", std::string(status.message())}});
-    }
-    Stop(*table, "the table is unavailable");
-    if (then) then(absl::UnavailableError("the table could not store the move"));
+    Refused(*table, status, then);
     return;
   }
   table->durable_seq = applied.entry.seq();
@@ -574,19 +506,7 @@ void TableHost::OnDurable(const TablePtr& table, const AppliedEntry& applied,
                       FromTimestamp(applied.entry.at()) - table->created_at);
   }
   CountPlayers(*table, table->session->SeatedPlayers());
-  for (UpdateStream* stream : table->streams) {
-    if (!stream->started || stream->sent_through >= applied.entry.seq()) continue;
-    v1::TableUpdate update = UpdateFor(applied, stream->seat());
-    const size_t recipient = static_cast<size_t>(stream->seat() + 1);
-    if (stream->with_view && recipient < applied.live_views.size() &&
-        applied.live_views[recipient].has_value()) {
-      AttachView(*applied.live_views[recipient], update);
-    }
-    stream->Send(std::move(update));
-    stream->sent_through = applied.entry.seq();
-    // No update follows the result (or the closing): the stream is over, as Connect promises.
-    if (applied.result.has_value() || applied.entry.has_closed()) stream->End(grpc::Status::OK);
-  }
+  Broadcast(*table, applied);
   if (then) then(absl::OkStatus());
   if (table->durable_seq == table->session->seq()) {
     std::vector<std::function<void(absl::Status)>> waiters;
@@ -640,30 +560,7 @@ void TableHost::Reschedule(const TablePtr& table) {
     table->scheduled_at = next;
   }
   if (next == absl::InfiniteFuture()) return;
-  absl::MutexLock lock(&clock_mu_);
-  if (wakeups_.empty() || next < wakeups_.top().first) ++wakeup_generation_;
-  wakeups_.emplace(next, table->table_id);
-}
-
-void TableHost::ClockLoop() {
-  absl::MutexLock lock(&clock_mu_);
-  while (!stopping_) {
-    const absl::Time now = clock_->Now();
-    if (wakeups_.empty() || wakeups_.top().first > now) {
-      const absl::Time until = wakeups_.empty() ? now + absl::Seconds(1) : wakeups_.top().first;
-      const uint64_t seen = wakeup_generation_;
-      auto replan = [this, seen]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(clock_mu_) {
-        return stopping_ || wakeup_generation_ != seen;
-      };
-      clock_->AwaitWithDeadline(&clock_mu_, absl::Condition(&replan), until);
-      continue;
-    }
-    auto [when, table_id] = wakeups_.top();
-    wakeups_.pop();
-    clock_mu_.Unlock();
-    if (const TablePtr table = Find(table_id)) RunDue(table, now);
-    clock_mu_.Lock();
-  }
+  timers_.Schedule(next, table->table_id);
 }
 
 void TableHost::RunDue(const TablePtr& table, absl::Time now) {
@@ -689,110 +586,9 @@ void TableHost::RunDue(const TablePtr& table, absl::Time now) {
   Reschedule(table);
 }
 
-void TableHost::ExpireIdlePractice(const TablePtr& table, absl::Time now) {
-  TableSession& session = *table->session;
-  if (!session.practice() || session.over() || table->practice_seat < 0) return;
-  if (now < session.last_entry_at() + settings_.practice_idle_expiry) return;
-  // Closed, not resigned: bots playing out a game nobody watches would only fill the log.
-  auto closed = session.Close(v1::TableClosed::PRACTICE_EXPIRED, now);
-  if (!closed.ok()) return;
-  metrics_->practice_expired.Increment();
-  common::LogInfo("idle practice table closed", {{"table", table->table_id}});
-  Persist(table, *closed, nullptr);
-}
-
-bool TableHost::EvictIdlestPractice(absl::Time now) {
-  std::vector<TablePtr> tables;
-  {
-    absl::MutexLock lock(&mu_);
-    for (const auto& [id, table] : tables_) {
-      if (!table->practice_player.empty()) tables.push_back(table);
-    }
-  }
-  TablePtr idlest;
-  absl::Time idle_since = now - settings_.practice_min_idle_to_evict;
-  for (const TablePtr& table : tables) {
-    absl::MutexLock lock(&table->mu);
-    if (table->broken || table->session->over()) continue;
-    if (table->session->last_entry_at() < idle_since) {
-      idle_since = table->session->last_entry_at();
-      idlest = table;
-    }
-  }
-  if (idlest == nullptr) return false;
-  {
-    absl::MutexLock lock(&idlest->mu);
-    // It may have moved or ended since it was picked: then look no further this time.
-    if (idlest->broken || idlest->session->over() ||
-        idlest->session->last_entry_at() != idle_since) {
-      return false;
-    }
-    auto closed = idlest->session->Close(v1::TableClosed::PRACTICE_EVICTED, now);
-    if (!closed.ok()) return false;
-    common::LogInfo("idle practice table closed to make room", {{"table", idlest->table_id}});
-    Persist(idlest, *closed, nullptr);  // releases its place in the practice budget at once
-  }
-  Reschedule(idlest);  // the clock forgets it once its linger is over
-  return true;
-}
-
-absl::Status TableHost::ReservePractice(const std::string& player, const std::string& match_id,
-                                        bool force) {
-  bool host_full = false;
-  absl::Status reserved = TryReservePractice(player, match_id, force, &host_full);
-  // The host is full: the table idle longest (past practice_min_idle_to_evict) makes room, so
-  // tables left idle by a few players never lock the others out.
-  if (host_full && EvictIdlestPractice(clock_->Now())) {
-    reserved = TryReservePractice(player, match_id, force, &host_full);
-  }
-  if (host_full) practice_host_refusals_->Increment();
-  return reserved;
-}
-
-absl::Status TableHost::TryReservePractice(const std::string& player,
-                                           const std::string& match_id, bool force,
-                                           bool* host_full) {
-  *host_full = false;
-  absl::MutexLock lock(&practice_mu_);
-  absl::flat_hash_set<std::string>& held = practice_tables_[player];
-  if (held.contains(match_id)) return absl::OkStatus();
-  if (!force && settings_.max_practice_tables_per_player > 0 &&
-      static_cast<int>(held.size()) >= settings_.max_practice_tables_per_player) {
-    if (held.empty()) practice_tables_.erase(player);
-    practice_player_refusals_->Increment();
-    return common::BudgetExhausted("max_practice_tables_per_player",
-                                   settings_.max_practice_tables_per_player,
-                                   "finish or resign one of your practice tables first");
-  }
-  if (!force && settings_.max_practice_tables > 0 &&
-      practice_total_ >= settings_.max_practice_tables) {
-    if (held.empty()) practice_tables_.erase(player);
-    *host_full = true;
-    return common::BudgetExhausted("max_practice_tables", settings_.max_practice_tables,
-                                   "this host holds all the practice tables it may, none idle "
-                                   "long enough to close; retry later");
-  }
-  held.insert(match_id);
-  ++practice_total_;
-  practice_in_use_->Increment();
-  return absl::OkStatus();
-}
-
-void TableHost::ReleasePractice(const std::string& player, const std::string& match_id) {
-  absl::MutexLock lock(&practice_mu_);
-  const auto found = practice_tables_.find(player);
-  if (found == practice_tables_.end() || found->second.erase(match_id) == 0) return;
-  if (found->second.empty()) practice_tables_.erase(found);
-  --practice_total_;
-  practice_in_use_->Decrement();
-}
-
 void TableHost::BeginShutdown(bool release) {
   draining_ = true;
-  {
-    absl::MutexLock lock(&clock_mu_);
-    stopping_ = true;
-  }
+  timers_.Stop();
   // What was accepted is committed before the streams end, so nothing sent is ever lost. Real
   // time, not clock_: this waits on the database, and a simulated clock would never let it end.
   const absl::Time deadline = absl::Now() + absl::Seconds(30);

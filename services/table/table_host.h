@@ -16,10 +16,8 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <queue>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -35,9 +33,11 @@
 #include "services/common/clock.h"
 #include "services/table/event_log.h"
 #include "services/table/live_table.h"
+#include "services/table/practice_budget.h"
 #include "services/table/table_metrics.h"
 #include "services/table/table_route.h"
 #include "services/table/table_session.h"
+#include "services/table/table_timers.h"
 #include "services/table/update_stream.h"
 
 namespace kahve::table {
@@ -81,7 +81,7 @@ struct TableHostSettings {
 class TableHost {
  public:
   TableHost(TableHostSettings settings, EventLog* log, TableMetrics* metrics);
-  // Stops the clock thread. Call BeginShutdown first to end streams.
+  // Stops the timers. Call BeginShutdown first to end streams.
   ~TableHost();
   TableHost(const TableHost&) = delete;
   TableHost& operator=(const TableHost&) = delete;
@@ -191,9 +191,10 @@ class TableHost {
 
   // CreateTable's work once the caller's rights are checked; `practice` marks the table as one.
   void OpenTable(const v1::CreateTableRequest& request, bool practice, CreateDone done);
-  // What CreateTable answers for `table_id`: its seats, with tokens for the human ones.
-  v1::CreateTableResponse CreateAnswer(const std::string& table_id,
-                                       const TableSession& session) const;
+  // The answer to a creation this host can give from memory: a refusal while draining, or the
+  // first answer again (ALREADY_EXISTS for other content) when the match's table is held here.
+  std::optional<CreateOutcome> AnswerHeld(const v1::CreateTableRequest& request,
+                                          const std::string& fingerprint);
   TablePtr Find(const std::string& table_id) const;
   // Finds the caller's seat (`seat_token`), then once the table's state is durable answers `done`
   // with `answer(table, seat)`, under the table's lock.
@@ -221,6 +222,9 @@ class TableHost {
                std::function<void(absl::Status)> then) ABSL_EXCLUSIVE_LOCKS_REQUIRED(table->mu);
   void OnDurable(const TablePtr& table, const AppliedEntry& applied, const WriteOutcome& written,
                  const std::function<void(absl::Status)>& then);
+  // A write of `table` the log refused (not fenced): the table stops, and `then` hears so.
+  void Refused(LiveTable& table, const absl::Status& refusal,
+               const std::function<void(absl::Status)>& then) ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu);
   // Sets what `table` adds to kahve_players_at_tables to `players`.
   void CountPlayers(LiveTable& table, int players) ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu);
   // Runs `fn` under the table's lock once everything applied is durable (OK), or once the table
@@ -242,9 +246,7 @@ class TableHost {
       std::function<absl::StatusOr<SeatChangeAnswer<Response>>(TableSession& session, int seat)>
           change,
       std::function<void(absl::StatusOr<Response>)> done);
-  void StartStream(LiveTable& table, UpdateStream* stream) ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu);
   void Reschedule(const TablePtr& table);
-  void ClockLoop();
   void RunDue(const TablePtr& table, absl::Time now);
   // Drops `table` from the live tables unless another object has replaced it under its id.
   void Forget(const TablePtr& table);
@@ -252,17 +254,9 @@ class TableHost {
   void CountFinished(LiveTable& table) ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu);
   // How long a finished table stays in memory (see max_finished_tables).
   absl::Duration LingerFor(const LiveTable& table) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu);
-  // Practice budgets: counts `match_id` among `player`'s unfinished practice tables, or refuses
-  // when the player's or the host's budget is full (unless `force`: a table reloaded from the
-  // log). A match id counted already (a retry) is OK.
-  absl::Status ReservePractice(const std::string& player, const std::string& match_id, bool force);
-  // One try of ReservePractice; *host_full tells a refusal because the host's budget is full.
-  absl::Status TryReservePractice(const std::string& player, const std::string& match_id,
-                                  bool force, bool* host_full);
   // Closes (PRACTICE_EVICTED) the unfinished practice table idle longest, if idle at least
   // practice_min_idle_to_evict; returns whether one was closed (its place is free then).
   bool EvictIdlestPractice(absl::Time now);
-  void ReleasePractice(const std::string& player, const std::string& match_id);
   // Resigns the player of a practice table idle past practice_idle_expiry. Under the table's lock.
   void ExpireIdlePractice(const TablePtr& table, absl::Time now)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(table->mu);
@@ -286,24 +280,10 @@ class TableHost {
   StreamQueueBudget stream_queue_budget_;
   // Finished tables in memory now (CountFinished).
   std::atomic<int64_t> finished_in_memory_{0};
-  // Unfinished practice tables by player (their match ids), and their number.
-  absl::Mutex practice_mu_;
-  absl::flat_hash_map<std::string, absl::flat_hash_set<std::string>> practice_tables_
-      ABSL_GUARDED_BY(practice_mu_);
-  int64_t practice_total_ ABSL_GUARDED_BY(practice_mu_) = 0;
-  prometheus::Counter* practice_player_refusals_;
-  prometheus::Counter* practice_host_refusals_;
-  prometheus::Gauge* practice_in_use_;
+  PracticeBudget practice_budget_;
 
-  // The clock: (when, table id), earliest first. Stale entries are skipped when popped.
-  absl::Mutex clock_mu_;
-  std::priority_queue<std::pair<absl::Time, std::string>,
-                      std::vector<std::pair<absl::Time, std::string>>, std::greater<>>
-      wakeups_ ABSL_GUARDED_BY(clock_mu_);
-  bool stopping_ ABSL_GUARDED_BY(clock_mu_) = false;
-  // Bumped when a wakeup earlier than all others is queued, so the clock thread re-plans its sleep.
-  uint64_t wakeup_generation_ ABSL_GUARDED_BY(clock_mu_) = 0;
-  std::thread clock_thread_;
+  // Declared last: its thread runs RunDue, which reads every member above.
+  TableTimers timers_;
 };
 
 }  // namespace kahve::table

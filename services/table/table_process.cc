@@ -8,8 +8,6 @@
 #include <utility>
 
 #include "absl/flags/flag.h"
-#include "absl/random/distributions.h"
-#include "absl/random/random.h"
 #include "absl/strings/str_cat.h"
 #include "grpcpp/grpcpp.h"
 #include "services/common/logging.h"
@@ -179,7 +177,15 @@ absl::Status TableProcess::Start() {
         },
         /*interval=*/absl::Milliseconds(200), /*batch_limit=*/32, config_.host.clock);
   }
-  if (config_.heartbeat) heartbeat_ = std::thread([this] { Heartbeat(); });
+  if (config_.heartbeat) {
+    lease_ = std::make_unique<HostLease>(
+        HostLeaseSettings{.host_id = config_.host_id,
+                          .lease = config_.host.host_lease,
+                          .interval = config_.heartbeat_interval,
+                          .clock = config_.host.clock},
+        &log_, &host_);
+    lease_->Start(endpoint_);
+  }
   if (config_.prune_logs) {
     retention_ = std::make_unique<LogRetention>(config_.retention, pool_, metrics_.registry());
     retention_->Start();
@@ -193,66 +199,11 @@ absl::Status TableProcess::Start() {
 void TableProcess::Stop() {
   if (stopped_) return;
   stopped_ = true;
-  if (heartbeat_.joinable()) {
-    stop_heartbeat_.Notify();
-    heartbeat_.join();
-  }
+  if (lease_) lease_->Stop();
   retention_.reset();
   server_.Shutdown([this] { host_.BeginShutdown(); });
   log_.Shutdown();
   if (relay_) relay_->Stop();
-}
-
-// The host registry and the lease: each beat renews this host's hold on its tables (and tells
-// matchmaking it is live, how loaded, whether draining), then claims the tables other hosts let
-// go of. A beat that ends later than the lease after the last good one began may have let others
-// claim some of this host's tables: it lets go of those first. The last beat says draining.
-void TableProcess::Heartbeat() {
-  const absl::Duration lease = config_.host.host_lease;
-  absl::Time last_good = absl::Now();
-  // No claims before this: after beats failed (the database was away), every other host may be
-  // coming back too, and until each has beaten again its tables look lapsed.
-  absl::Time claim_from = last_good;
-  bool failing = false;
-  absl::BitGen jitter;
-  bool draining = false;
-  do {
-    draining = stop_heartbeat_.HasBeenNotified();
-    const absl::Time started = absl::Now();
-    const absl::Status beat =
-        log_.Heartbeat(config_.host_id, endpoint_, host_.live_tables(), draining);
-    if (!beat.ok()) {
-      common::LogWarning("heartbeat failed", {{"error", std::string(beat.message())}});
-      failing = true;
-      continue;
-    }
-    if (failing) {
-      // A lease for the others to beat again, and a random part of a beat so hosts that came
-      // back together do not all look at the lapsed tables at the same moment.
-      const int64_t beat_ms =
-          std::max<int64_t>(1, config_.heartbeat_interval / absl::Milliseconds(1));
-      claim_from =
-          absl::Now() + lease + absl::Milliseconds(absl::Uniform<int64_t>(jitter, 0, beat_ms));
-      failing = false;
-    }
-    // Measured to the beat's end: the database stamped it at its commit, at most this late.
-    // Real time, as the database's clock the lease is judged on.
-    if (absl::Now() - last_good > lease) {
-      if (absl::Status checked = host_.LetGoOfLost(); !checked.ok()) {
-        common::LogWarning("checking held tables failed",
-                           {{"error", std::string(checked.message())}});
-        continue;  // last_good stays: checked again on the next good beat
-      }
-    }
-    last_good = started;
-    if (draining) break;
-    if (absl::Now() < claim_from) continue;
-    if (auto claimed = host_.ClaimLapsed(); !claimed.ok()) {
-      common::LogWarning("claiming lapsed tables failed",
-                         {{"error", std::string(claimed.status().message())}});
-    }
-  } while (!draining && !config_.host.clock->WaitForNotificationWithTimeout(
-                            stop_heartbeat_, config_.heartbeat_interval));
 }
 
 namespace {

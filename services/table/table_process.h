@@ -8,10 +8,8 @@
 #include <algorithm>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "absl/status/statusor.h"
-#include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "kahve/v1/rating.grpc.pb.h"
 #include "services/common/auth.h"
@@ -24,6 +22,7 @@
 #include "services/common/service_process.h"
 #include "services/common/worker_pool.h"
 #include "services/table/event_log.h"
+#include "services/table/host_lease.h"
 #include "services/table/log_retention.h"
 #include "services/table/outbox.h"
 #include "services/table/table_forwarder.h"
@@ -85,9 +84,6 @@ class TableProcess final : public common::ServiceProcess {
   TableHost& host() { return host_; }
 
  private:
-  // The host registry and the lease (table_process.cc).
-  void Heartbeat();
-
   TableConfig config_;
   common::Metrics metrics_;
   common::PgPool pool_;
@@ -108,8 +104,7 @@ class TableProcess final : public common::ServiceProcess {
       OutboxSettings{.claim_for = std::max(absl::Seconds(60), 2 * config_.rating_deadline)}};
   std::unique_ptr<OutboxRelay> relay_;
   std::unique_ptr<LogRetention> retention_;
-  absl::Notification stop_heartbeat_;
-  std::thread heartbeat_;
+  std::unique_ptr<HostLease> lease_;
   bool stopped_ = false;
 };
 

@@ -61,7 +61,9 @@ class EventLogTest : public kahve::testing::PgTest {
   WriteOutcome Append(EventLog& log, const std::string& table_id, int64_t seq,
                       std::optional<Finished> finished = std::nullopt) {
     auto [done, outcome] = Awaitable();
-    log.Append(table_id, 1, seq, EntryBytes(table_id, seq), std::move(finished), done);
+    const absl::Status queued =
+        log.Append(table_id, 1, seq, EntryBytes(table_id, seq), std::move(finished), done);
+    if (!queued.ok()) return queued;  // refused at once: `done` is never called
     return Await(outcome);
   }
 
@@ -86,19 +88,20 @@ class EventLogTest : public kahve::testing::PgTest {
           for (int i = 0; i < kTablesPerThread; ++i) {
             const std::string table_id = absl::StrCat("t", thread * kTablesPerThread + i);
             auto [done, outcome] = Awaitable();
-            log.Append(table_id, 1, seq, EntryBytes(table_id, seq), std::nullopt,
-                       [&, done = done, table_id, seq](const WriteOutcome& written) {
-                         absl::MutexLock lock(&checker_mu);
-                         pqxx::nontransaction tx(checker);
-                         if (tx.exec_params("SELECT 1 FROM table_log WHERE table_id = $1 AND "
-                                            "seq = $2",
-                                            table_id, seq)
-                                 .empty()) {
-                           ++missing_at_ack;
-                         }
-                         ++acknowledged;
-                         done(written);
-                       });
+            const absl::Status queued = log.Append(
+                table_id, 1, seq, EntryBytes(table_id, seq), std::nullopt,
+                [&, done = done, table_id, seq](const WriteOutcome& written) {
+                  absl::MutexLock lock(&checker_mu);
+                  pqxx::nontransaction tx(checker);
+                  if (tx.exec_params("SELECT 1 FROM table_log WHERE table_id = $1 AND seq = $2",
+                                     table_id, seq)
+                          .empty()) {
+                    ++missing_at_ack;
+                  }
+                  ++acknowledged;
+                  done(written);
+                });
+            EXPECT_TRUE(queued.ok()) << queued;
             outcomes.push_back(std::move(outcome));
           }
           for (auto& outcome : outcomes) EXPECT_TRUE(Await(outcome).ok());
@@ -150,7 +153,7 @@ TEST_F(EventLogTest, ReusedMatchIdIsRefusedAndTheRestOfTheBatchCommits) {
   pqxx::work lock_tx(locker);
   lock_tx.exec0("LOCK TABLE table_log IN ACCESS EXCLUSIVE MODE");
   auto [first_done, first] = Awaitable();
-  log.Append("a", 1, 1, EntryBytes("a", 1), std::nullopt, first_done);
+  ASSERT_TRUE(log.Append("a", 1, 1, EntryBytes("a", 1), std::nullopt, first_done).ok());
   ASSERT_TRUE(WaitForAWriterBlockedOn("table_log"));
   auto [reuse_done, reuse] = Awaitable();
   log.CreateTable(Row("b", "match-1"), EntryBytes("b", 0), reuse_done);
@@ -159,7 +162,7 @@ TEST_F(EventLogTest, ReusedMatchIdIsRefusedAndTheRestOfTheBatchCommits) {
   auto [twin_done, twin] = Awaitable();
   log.CreateTable(Row("d", "match-2"), EntryBytes("d", 0), twin_done);
   auto [move_done, move] = Awaitable();
-  log.Append("a", 1, 2, EntryBytes("a", 2), std::nullopt, move_done);
+  ASSERT_TRUE(log.Append("a", 1, 2, EntryBytes("a", 2), std::nullopt, move_done).ok());
   lock_tx.commit();
   EXPECT_TRUE(Await(first).ok());
 
@@ -192,7 +195,7 @@ TEST_F(EventLogTest, RepeatedWritesAreIdempotentAndConflictsAreRefused) {
   // The same table id for another match, or other bytes at a written seq: refused.
   EXPECT_EQ(Create(log, "a", "match-9").status.code(), absl::StatusCode::kAlreadyExists);
   auto [done, outcome] = Awaitable();
-  log.Append("a", 1, 1, "other bytes", std::nullopt, done);
+  ASSERT_TRUE(log.Append("a", 1, 1, "other bytes", std::nullopt, done).ok());
   const absl::Status conflict = Await(outcome).status;
   EXPECT_EQ(conflict.code(), absl::StatusCode::kAlreadyExists) << conflict;
   EXPECT_THAT(conflict.message(), HasSubstr("seq 1 of table a"));
@@ -207,9 +210,12 @@ TEST_F(EventLogTest, FinishedMarksTheTableAndQueuesTheResultAtomically) {
   ASSERT_TRUE(Append(log, "a", 1).ok());
   // A refused final entry finishes nothing.
   auto [refused_done, refused] = Awaitable();
-  log.Append("a", 1, 1, "other bytes",
-             Finished{.finished_us = 5, .match_id = "match-1", .record_match_request_bytes = "r"},
-             refused_done);
+  ASSERT_TRUE(log.Append("a", 1, 1, "other bytes",
+                         Finished{.finished_us = 5,
+                                  .match_id = "match-1",
+                                  .record_match_request_bytes = "r"},
+                         refused_done)
+                  .ok());
   EXPECT_EQ(Await(refused).status.code(), absl::StatusCode::kAlreadyExists);
   EXPECT_EQ(CountOf(url(), "SELECT count(*) FROM table_outbox"), 0);
 

@@ -71,7 +71,8 @@ class TableOwnershipTest : public kahve::testing::PgTest {
   WriteOutcome Append(EventLog& log, const std::string& table_id, int64_t epoch, int64_t seq,
                       const std::string& entry) {
     auto [done, outcome] = Awaitable();
-    log.Append(table_id, epoch, seq, entry, std::nullopt, done);
+    const absl::Status queued = log.Append(table_id, epoch, seq, entry, std::nullopt, done);
+    if (!queued.ok()) return queued;  // refused at once: `done` is never called
     return Await(outcome);
   }
   // The host's last heartbeat, moved `age` into the past: to the others it fell silent then.
@@ -204,8 +205,10 @@ TEST_F(TableOwnershipTest, ClaimsComeInBatchesAndFinishedTablesStayWhereTheyAre)
   for (int i = 0; i < 5; ++i) ASSERT_TRUE(Create(*host_a_, absl::StrCat("t", i)).ok());
   {
     auto [done, outcome] = Awaitable();
-    host_a_->Append("t4", 1, 1, EntryBytes("t4", 1),
-                    Finished{.finished_us = 9, .match_id = "m-t4"}, done);
+    ASSERT_TRUE(host_a_
+                    ->Append("t4", 1, 1, EntryBytes("t4", 1),
+                             Finished{.finished_us = 9, .match_id = "m-t4"}, done)
+                    .ok());
     ASSERT_TRUE(Await(outcome).ok());
   }
   absl::StatusOr<std::vector<ClaimedTable>> first = host_b_->ClaimLapsed(kLease, 3);
