@@ -30,9 +30,10 @@ absl::StatusOr<int> TableHost::SeatFor(const LiveTable& table, const common::Ide
 }
 
 void TableHost::Play(const TablePtr& table, const common::Identity& caller,
-                     const v1::PlayRequest& request, absl::Time received, PlayDone done) {
+                     const v1::PlayRequest& request, absl::Time received, PlayDone caller_done) {
+  const PlayDone done = AnswerAfterUnlock(table, std::move(caller_done));
   {
-    absl::MutexLock lock(&table->mu);
+    TableLock lock(*table);
     if (table->broken) {
       done(absl::UnavailableError("the table is unavailable"), {}, std::nullopt);
       return;
@@ -115,8 +116,9 @@ template <typename Response>
 void TableHost::AnswerForSeat(
     const TablePtr& table, const common::Identity& caller, const std::string& seat_token,
     std::function<absl::StatusOr<Response>(const LiveTable& table, int seat)> answer,
-    std::function<void(absl::StatusOr<Response>)> done) {
-  absl::MutexLock lock(&table->mu);
+    std::function<void(absl::StatusOr<Response>)> caller_done) {
+  const auto done = AnswerAfterUnlock(table, std::move(caller_done));
+  TableLock lock(*table);
   auto seat = SeatFor(*table, caller, seat_token);
   if (!seat.ok()) {
     done(seat.status());
@@ -184,7 +186,7 @@ void TableHost::GetHints(const TablePtr& table, const common::Identity& caller,
 absl::Status TableHost::Connect(const TablePtr& table, const common::Identity& caller,
                                 const v1::ConnectRequest& request, UpdateStream* stream) {
   {
-    absl::MutexLock lock(&table->mu);
+    TableLock lock(*table);
     if (table->broken) return absl::UnavailableError("the table is unavailable");
     auto seat = SeatFor(*table, caller, request.seat_token());
     if (!seat.ok()) return seat.status();
@@ -218,7 +220,7 @@ void TableHost::Disconnect(const std::string& table_id, UpdateStream* stream) {
   const TablePtr table = Find(table_id);
   if (table == nullptr) return;
   {
-    absl::MutexLock lock(&table->mu);
+    TableLock lock(*table);
     auto& streams = table->streams;
     const auto found = std::find(streams.begin(), streams.end(), stream);
     if (found == streams.end()) return;

@@ -69,7 +69,7 @@ TableHost::TablePtr TableHost::Find(const std::string& table_id) const {
 void TableHost::Adopt(TablePtr table) {
   {
     absl::MutexLock lock(&mu_);
-    absl::MutexLock table_lock(&table->mu);
+    TableLock table_lock(*table);
     if (table->session->practice()) {
       const std::vector<v1::SeatStatus> seats = table->session->SeatStatuses();
       for (int seat = 0; seat < static_cast<int>(seats.size()); ++seat) {
@@ -91,7 +91,7 @@ void TableHost::Adopt(TablePtr table) {
   }
   metrics_->tables_active.Add({{"ruleset", table->ruleset}}).Increment();
   {
-    absl::MutexLock table_lock(&table->mu);
+    TableLock table_lock(*table);
     CountPlayers(*table, table->session->SeatedPlayers());
   }
   Reschedule(table);
@@ -104,7 +104,7 @@ void TableHost::Forget(const TablePtr& table) {
     // Replaced meanwhile (claimed again): the newer one stays.
     if (found == tables_.end() || found->second != table) return;
     tables_.erase(found);
-    absl::MutexLock table_lock(&table->mu);
+    TableLock table_lock(*table);
     table_of_match_.erase(table->session->match_id());
     if (table->session->practice()) {
       practice_budget_.Release(table->practice_player, table->session->match_id());
@@ -167,7 +167,7 @@ absl::StatusOr<TableHost::TablePtr> TableHost::AdoptStored(const StoredTable& st
       CreateFingerprint(created.created().match_id(), created.created().settings(),
                         created.created().options(), created.created().seats());
   {
-    absl::MutexLock lock(&table->mu);
+    TableLock lock(*table);
     table->durable_seq = (*session)->seq();
     if (stored.row.finished_us.has_value()) {
       table->finished_at = absl::FromUnixMicros(*stored.row.finished_us);
@@ -276,7 +276,7 @@ absl::Status TableHost::LetGoOfLost() {
     for (const auto& [id, table] : tables_) {
       const auto found = held->find(id);
       if (found != held->end() && found->second == table->owner_epoch) continue;
-      absl::MutexLock table_lock(&table->mu);
+      TableLock table_lock(*table);
       // Finished tables need no holder: they stay for their linger.
       if (!table->session->over()) lost.push_back(table);
     }
@@ -287,7 +287,7 @@ absl::Status TableHost::LetGoOfLost() {
 
 void TableHost::LetGo(const TablePtr& table) {
   {
-    absl::MutexLock lock(&table->mu);
+    TableLock lock(*table);
     if (!table->broken) {
       metrics_->tables_lost.Increment();
       common::LogWarning("table lost to another host; its streams are told to reconnect",
@@ -400,7 +400,7 @@ void TableHost::OpenTable(const v1::CreateTableRequest& request, bool practice, 
   table->created_at = now;
   v1::CreateTableResponse response = CreateAnswer(settings_.seat_token_key, table_id, **session);
   {
-    absl::MutexLock lock(&table->mu);
+    TableLock lock(*table);
     table->session = std::move(session).value();
   }
   const TableRow row{.table_id = table_id,
@@ -438,7 +438,7 @@ std::optional<TableHost::CreateOutcome> TableHost::AnswerHeld(
                              absl::StrCat("match ", request.match_id(), " already has table ",
                                           table->table_id, " with other settings or seats"))};
   }
-  absl::MutexLock table_lock(&table->mu);
+  TableLock table_lock(*table);
   return CreateOutcome{
       .created = CreateAnswer(settings_.seat_token_key, table->table_id, *table->session)};
 }
@@ -490,10 +490,13 @@ void TableHost::OnDurable(const TablePtr& table, const AppliedEntry& applied,
     // Another host claimed the table: it serves the move's retry from the log it replayed. The
     // caller hears of it once this host has let the table go, so a retry here finds it gone.
     LetGo(table);
-    if (then) then(absl::UnavailableError("the table moved to another host; retry"));
+    if (then) {
+      TableLock lock(*table);  // where every continuation runs (its answer waits for the release)
+      then(absl::UnavailableError("the table moved to another host; retry"));
+    }
     return;
   }
-  absl::MutexLock lock(&table->mu);
+  TableLock lock(*table);
   if (!status.ok()) {
     Refused(*table, status, then);
     return;
@@ -539,7 +542,7 @@ void TableHost::WhenDurable(const TablePtr& table, std::function<void(absl::Stat
 void TableHost::Reschedule(const TablePtr& table) {
   absl::Time next;
   {
-    absl::MutexLock lock(&table->mu);
+    TableLock lock(*table);
     next = table->session->over() ? table->finished_at + LingerFor(*table)
                                   : table->session->NextDeadline();
     if (table->session->practice() && !table->session->over()) {
@@ -566,7 +569,7 @@ void TableHost::Reschedule(const TablePtr& table) {
 void TableHost::RunDue(const TablePtr& table, absl::Time now) {
   bool forget = false;
   {
-    absl::MutexLock lock(&table->mu);
+    TableLock lock(*table);
     if (table->scheduled_at > now) return;  // a stale wakeup: a later one is queued
     table->scheduled_at = absl::InfiniteFuture();
     if (table->broken) return;
@@ -609,7 +612,7 @@ void TableHost::BeginShutdown(bool release) {
     for (const auto& [id, table] : tables_) tables.push_back(table);
   }
   for (const TablePtr& table : tables) {
-    absl::MutexLock lock(&table->mu);
+    TableLock lock(*table);
     for (UpdateStream* stream : table->streams) {
       stream->End(grpc::Status(grpc::StatusCode::UNAVAILABLE,
                                "the table host is shutting down; reconnect with after_seq"));
@@ -630,7 +633,7 @@ std::vector<v1::TableSummary> TableHost::ListTables(const std::string& after_id,
   if (tables.size() > static_cast<size_t>(limit)) tables.resize(limit);
   std::vector<v1::TableSummary> out;
   for (const TablePtr& table : tables) {
-    absl::MutexLock lock(&table->mu);
+    TableLock lock(*table);
     out.push_back(table->session->Summary());
   }
   return out;
@@ -638,7 +641,7 @@ std::vector<v1::TableSummary> TableHost::ListTables(const std::string& after_id,
 
 absl::StatusOr<v1::Replay> TableHost::GetReplay(const std::string& table_id, bool admin) {
   if (const TablePtr table = Find(table_id)) {
-    absl::MutexLock lock(&table->mu);
+    TableLock lock(*table);
     if (!table->session->over() && !admin) {
       return absl::FailedPreconditionError("the game is not over; its replay comes at the end");
     }

@@ -5,9 +5,11 @@
 // resignations, streams, the clock (turn limits, away seats, bot seats) and the durable log.
 //
 // Every change follows one path: under the table's lock the session applies it and it is queued on
-// the event log; only once the log reports it committed is it acknowledged to its caller and sent
-// to the table's streams, in seq order. So nothing a client ever sees can be lost by a crash, and
-// a snapshot or view is only ever taken when everything applied is durable (durable_seq == seq).
+// the event log; only once the log reports it committed is it sent to the table's streams, in seq
+// order, and acknowledged to its caller, once the lock is released (no caller's callback runs
+// under a table's lock: TableLock, AnswerAfterUnlock). So nothing a client ever sees can be lost
+// by a crash, and a snapshot or view is only ever taken when everything applied is durable
+// (durable_seq == seq).
 // gRPC-free apart from the stream reactor; TableService adapts calls to it.
 
 #include <atomic>
@@ -217,7 +219,9 @@ class TableHost {
   // fails the calls waiting for it to be durable.
   void Stop(LiveTable& table, std::string_view why) ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu);
   // Applies nothing; queues `applied` on the log and, once durable, broadcasts it and runs
-  // `then`. Called under the table's lock, in seq order.
+  // `then`. Called under the table's lock, in seq order. `then`, like every continuation (the
+  // waiters of WhenDurable), runs under the table's lock; the answers it gives a caller go
+  // through AnswerAfterUnlock, so they run once the lock is released.
   void Persist(const TablePtr& table, const AppliedEntry& applied,
                std::function<void(absl::Status)> then) ABSL_EXCLUSIVE_LOCKS_REQUIRED(table->mu);
   void OnDurable(const TablePtr& table, const AppliedEntry& applied, const WriteOutcome& written,

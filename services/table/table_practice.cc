@@ -111,7 +111,7 @@ bool TableHost::EvictIdlestPractice(absl::Time now) {
   TablePtr idlest;
   absl::Time idle_since = now - settings_.practice_min_idle_to_evict;
   for (const TablePtr& table : tables) {
-    absl::MutexLock lock(&table->mu);
+    TableLock lock(*table);
     if (table->broken || table->session->over()) continue;
     if (table->session->last_entry_at() < idle_since) {
       idle_since = table->session->last_entry_at();
@@ -120,7 +120,7 @@ bool TableHost::EvictIdlestPractice(absl::Time now) {
   }
   if (idlest == nullptr) return false;
   {
-    absl::MutexLock lock(&idlest->mu);
+    TableLock lock(*idlest);
     // It may have moved or ended since it was picked: then look no further this time.
     if (idlest->broken || idlest->session->over() ||
         idlest->session->last_entry_at() != idle_since) {

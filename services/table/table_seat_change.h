@@ -19,9 +19,10 @@ void TableHost::ChangeForSeat(
     const TablePtr& table, const common::Identity& caller, const std::string& seat_token,
     std::function<absl::StatusOr<SeatChangeAnswer<Response>>(TableSession& session, int seat)>
         change,
-    std::function<void(absl::StatusOr<Response>)> done) {
+    std::function<void(absl::StatusOr<Response>)> caller_done) {
+  const auto done = AnswerAfterUnlock(table, std::move(caller_done));
   {
-    absl::MutexLock lock(&table->mu);
+    TableLock lock(*table);
     if (table->broken) {
       done(absl::UnavailableError("the table is unavailable"));
       return;
