@@ -27,27 +27,10 @@
 #include "kahve/v1/rating.pb.h"
 #include "prometheus/histogram.h"
 #include "services/common/pg_pool.h"
+#include "services/rating/match_batch.h"
 #include "services/rating/match_rater.h"
 
 namespace kahve::rating {
-
-// Computes a match's rating changes from its players' current ratings (player id -> rating;
-// a player never rated is absent).
-using RateFunction = std::function<absl::StatusOr<std::vector<v1::RatingChange>>(
-    const v1::RecordMatchRequest& canonical,
-    const absl::flat_hash_map<std::string, StoredRating>& current)>;
-
-// A validated match waiting to be recorded.
-struct PendingMatch {
-  v1::RecordMatchRequest canonical;
-  std::string request_sha256;  // of the canonical request: repeats must match it
-  bool rated = false;
-};
-
-struct RecordedMatch {
-  v1::RecordMatchResponse response;
-  bool inserted = false;  // false: an identical repeat, answered from the stored record
-};
 
 struct MatchWriterSettings {
   int writers = 2;      // threads, each with its own transaction in flight
