@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -11,6 +12,30 @@
 #include "services/matchmaking/queue_spec.h"
 
 namespace kahve::matchmaking {
+namespace {
+
+// The matching pass's view of `waiting`: a party's rating is its players' mean, provisional when
+// any of theirs is.
+std::vector<WaitingTicket> WaitingTicketsOf(const std::vector<QueuedTicket>& waiting,
+                                            const std::map<std::string, Skill>& skills) {
+  std::vector<WaitingTicket> tickets;
+  for (const QueuedTicket& queued : waiting) {
+    WaitingTicket& ticket = tickets.emplace_back();
+    ticket.party_size = static_cast<int>(queued.players.size());
+    for (const std::string& player : queued.players) {
+      const Skill& skill = skills.at(player);
+      ticket.rating += skill.rating / ticket.party_size;
+      ticket.provisional = ticket.provisional || skill.provisional;
+    }
+    ticket.enqueued = absl::FromUnixMicros(queued.enqueued_us);
+    if (queued.longest_wait_us > 0) {
+      ticket.longest_wait = absl::Microseconds(queued.longest_wait_us);
+    }
+  }
+  return tickets;
+}
+
+}  // namespace
 
 Matchmaker::Matchmaker(MatchmakerSettings settings, MatchmakingStore* store, RatingCache* ratings,
                        Placer* placer, TableDirectory* tables, MatchmakingMetrics* metrics,
@@ -113,6 +138,45 @@ int Matchmaker::ProcessQueue(const std::string& queue_key) {
   return changed;
 }
 
+PendingMatch Matchmaker::PendingFor(const FormedMatch& match,
+                                    const std::vector<QueuedTicket>& waiting, const QueueSpec& spec,
+                                    const std::string& queue_key, const std::string& host_id,
+                                    absl::Time now) const {
+  PendingMatch pending;
+  pending.match_id = NewId("mt-");
+  pending.queue_key = queue_key;
+  pending.rating_spread = match.rating_spread;
+  pending.created_us = Micros(now);
+  pending.host_id = host_id;
+  int humans = 0;
+  for (int t : match.tickets) humans += static_cast<int>(waiting[t].players.size());
+  std::vector<std::string> seat_players(humans + match.bots);
+  for (size_t i = 0; i < match.tickets.size(); ++i) {
+    const QueuedTicket& ticket = waiting[match.tickets[i]];
+    pending.ticket_ids.push_back(ticket.ticket_id);
+    for (size_t member = 0; member < ticket.players.size(); ++member) {
+      // A party sits side by side; partners in teams sit opposite.
+      const int seat = member == 0  ? match.seat_of[i]
+                       : spec.teams ? engine::PartnerOf(match.seat_of[i])
+                                    : match.seat_of[i] + static_cast<int>(member);
+      seat_players[seat] = ticket.players[member];
+      pending.seats.push_back({ticket.ticket_id, ticket.players[member], seat});
+    }
+  }
+  pending.request.set_match_id(pending.match_id);
+  *pending.request.mutable_settings() = SettingsForSeats(spec, humans + match.bots);
+  *pending.request.mutable_options() = settings_.table_options;
+  for (const std::string& player : seat_players) {
+    v1::SeatSpec* seat = pending.request.add_seats();
+    if (player.empty()) {
+      seat->set_bot_kind(settings_.bot_kind);
+    } else {
+      seat->set_player_id(player);
+    }
+  }
+  return pending;
+}
+
 int Matchmaker::FormMatches(const std::string& queue_key, const std::vector<QueuedTicket>& waiting,
                             absl::Time now) {
   // Every ticket of a queue asked for the same settings (they are its key).
@@ -127,19 +191,7 @@ int Matchmaker::FormMatches(const std::string& queue_key, const std::vector<Queu
     players.insert(players.end(), ticket.players.begin(), ticket.players.end());
   }
   const auto skills = ratings_->Lookup(players, spec->ruleset, spec->mode, now);
-  std::vector<WaitingTicket> tickets;
-  for (const QueuedTicket& queued : waiting) {
-    WaitingTicket& ticket = tickets.emplace_back();
-    ticket.party_size = static_cast<int>(queued.players.size());
-    for (const std::string& player : queued.players) {
-      const Skill& skill = skills.at(player);
-      ticket.rating += skill.rating / ticket.party_size;
-      ticket.provisional = ticket.provisional || skill.provisional;
-    }
-    ticket.enqueued = absl::FromUnixMicros(queued.enqueued_us);
-    if (queued.longest_wait_us > 0)
-      ticket.longest_wait = absl::Microseconds(queued.longest_wait_us);
-  }
+  const std::vector<WaitingTicket> tickets = WaitingTicketsOf(waiting, skills);
   const QueueRules rules{.preferred_seats = spec->preferred_seats,
                          .min_seats = spec->min_seats,
                          .shrink_after = settings_.shrink_after,
@@ -162,40 +214,10 @@ int Matchmaker::FormMatches(const std::string& queue_key, const std::vector<Queu
 
   std::vector<PendingMatch> pending_matches;
   for (const FormedMatch& match : formed) {
-    PendingMatch& pending = pending_matches.emplace_back();
-    pending.match_id = NewId("mt-");
-    pending.queue_key = queue_key;
-    pending.rating_spread = match.rating_spread;
-    pending.created_us = Micros(now);
     const size_t host = std::min_element(load.begin(), load.end()) - load.begin();
-    pending.host_id = (*hosts)[host].host_id;
     ++load[host];
-    int humans = 0;
-    for (int t : match.tickets) humans += static_cast<int>(waiting[t].players.size());
-    std::vector<std::string> seat_players(humans + match.bots);
-    for (size_t i = 0; i < match.tickets.size(); ++i) {
-      const QueuedTicket& ticket = waiting[match.tickets[i]];
-      pending.ticket_ids.push_back(ticket.ticket_id);
-      for (size_t member = 0; member < ticket.players.size(); ++member) {
-        // A party sits side by side; partners in teams sit opposite.
-        const int seat = member == 0   ? match.seat_of[i]
-                         : spec->teams ? engine::PartnerOf(match.seat_of[i])
-                                       : match.seat_of[i] + static_cast<int>(member);
-        seat_players[seat] = ticket.players[member];
-        pending.seats.push_back({ticket.ticket_id, ticket.players[member], seat});
-      }
-    }
-    pending.request.set_match_id(pending.match_id);
-    *pending.request.mutable_settings() = SettingsForSeats(*spec, humans + match.bots);
-    *pending.request.mutable_options() = settings_.table_options;
-    for (const std::string& player : seat_players) {
-      v1::SeatSpec* seat = pending.request.add_seats();
-      if (player.empty()) {
-        seat->set_bot_kind(settings_.bot_kind);
-      } else {
-        seat->set_player_id(player);
-      }
-    }
+    pending_matches.push_back(
+        PendingFor(match, waiting, *spec, queue_key, (*hosts)[host].host_id, now));
   }
   // One transaction records them all; a match that lost a ticket to a cancel is left out.
   auto recorded = store_->matches.RecordFormedMatches(std::move(pending_matches));

@@ -26,6 +26,7 @@
 #include "services/matchmaking/placer.h"
 #include "services/matchmaking/queue_budget.h"
 #include "services/matchmaking/queue_locks.h"
+#include "services/matchmaking/queue_spec.h"
 #include "services/matchmaking/rating_cache.h"
 #include "services/matchmaking/table_directory.h"
 
@@ -79,6 +80,11 @@ class Matchmaker {
   void ForgetGauges();
   int FormMatches(const std::string& queue_key, const std::vector<QueuedTicket>& waiting,
                   absl::Time now);
+  // The match `match` of the pass makes of `waiting`, to be placed on `host_id`: its seats (a
+  // party side by side, partners opposite), bots at the empty ones, and its CreateTable request.
+  PendingMatch PendingFor(const FormedMatch& match, const std::vector<QueuedTicket>& waiting,
+                          const QueueSpec& spec, const std::string& queue_key,
+                          const std::string& host_id, absl::Time now) const;
   // Places a recorded match; the number of tickets matched.
   int PlaceMatch(const PendingMatch& match);
   // After a failed placement: gives the match up once it is older than the placement timeout

@@ -100,6 +100,11 @@ std::vector<absl::Duration> Placer::PlaceNew(const std::vector<PendingMatch>& ma
       retry.push_back(call.placement.match);
     }
   }
+  return Settle(placed, retry);
+}
+
+std::vector<absl::Duration> Placer::Settle(const std::vector<Placement>& placed,
+                                           const std::vector<const PendingMatch*>& retry) {
   std::vector<absl::Duration> waits;
   auto stored = store_->CompletePlacements(placed, settings_.clock->Now());
   if (stored.ok()) {

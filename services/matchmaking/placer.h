@@ -59,6 +59,10 @@ class Placer {
   // What players are told for a table created at `host_endpoint`.
   std::string ClientEndpointFor(const std::string& host_endpoint) const;
   void Authorize(grpc::ClientContext& context) const;
+  // PlaceNew's end: stores the placements whose tables were made, and tries the others again one
+  // by one (Place). The waits of the tickets placed.
+  std::vector<absl::Duration> Settle(const std::vector<Placement>& placed,
+                                     const std::vector<const PendingMatch*>& retry);
 
   const PlacerSettings settings_;
   MatchStore* store_;
