@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 #include "engine/core/seating.h"
 
@@ -87,6 +88,28 @@ void SeatTeams(const std::vector<WaitingTicket>& tickets, FormedMatch* match) {
   match->seat_of = seats;
 }
 
+// How many bots fill the table of `seats` seats the ticket `anchor` found after `wait`: none when
+// it is full, or may start smaller; all the empty seats once the anchor has waited its longest
+// (where the queue takes bots); nullopt while it should wait for more players.
+std::optional<int> BotsToFill(const WaitingTicket& anchor, int seats, absl::Duration wait,
+                              const QueueRules& rules) {
+  if (seats >= rules.preferred_seats) return 0;
+  // A smaller table now rather than a full one later.
+  if (!rules.teams && seats >= rules.min_seats && wait >= rules.shrink_after) return 0;
+  const absl::Duration longest = std::min(anchor.longest_wait, rules.longest_wait);
+  if (rules.bot_fill && wait >= longest) return rules.preferred_seats - seats;
+  return std::nullopt;
+}
+
+// Seats the match's tickets one after another, each party's players side by side.
+void SeatSideBySide(const std::vector<WaitingTicket>& tickets, FormedMatch* match) {
+  int seat = 0;
+  for (int t : match->tickets) {
+    match->seat_of.push_back(seat);
+    seat += tickets[t].party_size;
+  }
+}
+
 }  // namespace
 
 double SkillWindow::At(absl::Duration wait) const {
@@ -153,21 +176,12 @@ std::vector<FormedMatch> MatchPass(const std::vector<WaitingTicket>& tickets,
       seats += tickets[candidate].party_size;
     }
 
-    int bots = 0;
-    if (seats < rules.preferred_seats) {
-      const absl::Duration longest = std::min(mine.longest_wait, rules.longest_wait);
-      if (!rules.teams && seats >= rules.min_seats && wait >= rules.shrink_after) {
-        // A smaller table now rather than a full one later.
-      } else if (rules.bot_fill && wait >= longest) {
-        bots = rules.preferred_seats - seats;
-      } else {
-        continue;  // not yet: the anchor waits, its candidates stay free for others
-      }
-    }
+    const std::optional<int> bots = BotsToFill(mine, seats, wait, rules);
+    if (!bots.has_value()) continue;  // not yet: the anchor waits, its candidates stay free
 
     FormedMatch match;
     match.tickets = chosen;
-    match.bots = bots;
+    match.bots = *bots;
     double low = mine.rating, high = mine.rating;
     for (int t : chosen) {
       free.Take(position[t]);
@@ -178,11 +192,7 @@ std::vector<FormedMatch> MatchPass(const std::vector<WaitingTicket>& tickets,
     if (rules.teams) {
       SeatTeams(tickets, &match);
     } else {
-      int seat = 0;
-      for (int t : chosen) {
-        match.seat_of.push_back(seat);
-        seat += tickets[t].party_size;
-      }
+      SeatSideBySide(tickets, &match);
     }
     matches.push_back(std::move(match));
   }
