@@ -76,8 +76,9 @@ class EventLog {
   // is written). Writes to one table commit in the order they were appended. Returns UNAVAILABLE
   // when the log is shut down: then nothing is queued and `done` is never called (so a caller
   // holding a lock is never called back on its own thread).
-  [[nodiscard]] absl::Status Append(std::string table_id, int64_t epoch, uint64_t seq, std::string entry_bytes,
-              std::optional<Finished> finished, Done done);
+  [[nodiscard]] absl::Status Append(std::string table_id, int64_t epoch, uint64_t seq,
+                                    std::string entry_bytes, std::optional<Finished> finished,
+                                    Done done);
 
   // Commits everything queued, then stops the writers; later writes fail with Unavailable. A
   // database still away after shutdown_flush_timeout fails the rest with Unavailable. Idempotent.

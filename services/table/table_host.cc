@@ -313,7 +313,8 @@ void TableHost::Stop(LiveTable& table, std::string_view why) {
 
 void TableHost::CreateTable(const v1::CreateTableRequest& request, bool admin, CreateDone done) {
   if (!admin && (request.has_seed() || request.has_deal())) {
-    done({.created = absl::PermissionDeniedError("seed and deal: only the admin role may set them")});
+    done({.created =
+              absl::PermissionDeniedError("seed and deal: only the admin role may set them")});
     return;
   }
   if (request.has_seed() && request.has_deal()) {
@@ -422,12 +423,12 @@ void TableHost::OpenTable(const v1::CreateTableRequest& request, bool practice, 
       });
 }
 
-std::optional<TableHost::CreateOutcome> TableHost::AnswerHeld(
-    const v1::CreateTableRequest& request, const std::string& fingerprint) {
+std::optional<TableHost::CreateOutcome> TableHost::AnswerHeld(const v1::CreateTableRequest& request,
+                                                              const std::string& fingerprint) {
   absl::MutexLock lock(&mu_);
   if (draining_) {
-    return CreateOutcome{.created =
-                             absl::UnavailableError("this table host is shutting down; try another")};
+    return CreateOutcome{
+        .created = absl::UnavailableError("this table host is shutting down; try another")};
   }
   if (request.match_id().empty()) return std::nullopt;
   const auto existing = table_of_match_.find(request.match_id());

@@ -146,27 +146,30 @@ class TableHost {
   // The calls about one table this host serves (Route or TakeOver said kServeHere).
   //
   // Pause, Resume, Undo or Redo (`kind`) at a practice table, answered once durable.
-  void Practice(const TableHandle& table, const common::Identity& caller, const v1::PracticeRequest& request,
-                v1::PracticeChange::Kind kind,
+  void Practice(const TableHandle& table, const common::Identity& caller,
+                const v1::PracticeRequest& request, v1::PracticeChange::Kind kind,
                 std::function<void(absl::StatusOr<v1::PracticeResponse>)> done);
 
   using PlayDone =
       std::function<void(absl::Status, v1::PlayResponse, std::optional<v1::PlayRejection>)>;
-  void Play(const TableHandle& table, const common::Identity& caller, const v1::PlayRequest& request, absl::Time received,
-            PlayDone done);
-  void Resign(const TableHandle& table, const common::Identity& caller, const v1::ResignRequest& request,
+  void Play(const TableHandle& table, const common::Identity& caller,
+            const v1::PlayRequest& request, absl::Time received, PlayDone done);
+  void Resign(const TableHandle& table, const common::Identity& caller,
+              const v1::ResignRequest& request,
               std::function<void(absl::StatusOr<v1::ResignResponse>)> done);
-  void GetView(const TableHandle& table, const common::Identity& caller, const v1::GetViewRequest& request,
+  void GetView(const TableHandle& table, const common::Identity& caller,
+               const v1::GetViewRequest& request,
                std::function<void(absl::StatusOr<v1::GetViewResponse>)> done);
   // The caller's seat's hints, as durable as GetView's view.
-  void GetHints(const TableHandle& table, const common::Identity& caller, const v1::GetHintsRequest& request,
+  void GetHints(const TableHandle& table, const common::Identity& caller,
+                const v1::GetHintsRequest& request,
                 std::function<void(absl::StatusOr<v1::GetHintsResponse>)> done);
 
   // Opens a Connect stream: checks the caller, then the stream gets its snapshot (or the updates
   // after after_seq) as soon as the table is durable, then every update. On an error the stream
   // was not attached and the caller finishes it.
-  absl::Status Connect(const TableHandle& table, const common::Identity& caller, const v1::ConnectRequest& request,
-                       UpdateStream* stream);
+  absl::Status Connect(const TableHandle& table, const common::Identity& caller,
+                       const v1::ConnectRequest& request, UpdateStream* stream);
   // The stream is over (its reactor's OnDone): the table forgets it; its seat's away grace may
   // start.
   void Disconnect(const std::string& table_id, UpdateStream* stream);
@@ -228,7 +231,8 @@ class TableHost {
                  const std::function<void(absl::Status)>& then);
   // A write of `table` the log refused (not fenced): the table stops, and `then` hears so.
   void Refused(LiveTable& table, const absl::Status& refusal,
-               const std::function<void(absl::Status)>& then) ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu);
+               const std::function<void(absl::Status)>& then)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu);
   // Sets what `table` adds to kahve_players_at_tables to `players`.
   void CountPlayers(LiveTable& table, int players) ABSL_EXCLUSIVE_LOCKS_REQUIRED(table.mu);
   // Runs `fn` under the table's lock once everything applied is durable (OK), or once the table
