@@ -59,8 +59,14 @@ int64_t KeyedBudget::Held(const std::string& key) const {
 }
 
 StreamBudget::StreamBudget(StreamBudgetSettings settings, BudgetMetrics* metrics)
-    : per_identity_("max_streams_per_identity", settings.per_identity, metrics),
+    : trusted_proxies_(std::move(settings.trusted_proxies)),
+      per_identity_("max_streams_per_identity", settings.per_identity, metrics),
       per_connection_("max_streams_per_connection", settings.per_connection, metrics) {}
+
+std::string StreamBudget::ConnectionKey(const grpc::ServerContextBase& context,
+                                        absl::string_view identity) const {
+  return common::ConnectionKey(context, trusted_proxies_, identity);
+}
 
 absl::Status StreamBudget::Acquire(const std::string& identity, const std::string& peer) {
   absl::Status taken =

@@ -19,6 +19,7 @@
 #include "prometheus/family.h"
 #include "prometheus/gauge.h"
 #include "prometheus/registry.h"
+#include "services/common/client_address.h"
 
 namespace kahve::common {
 
@@ -55,13 +56,16 @@ class KeyedBudget {
 };
 
 // The stream budgets of a service: at most so many open streams per identity and per client
-// connection (its peer address), whichever is reached first.
+// connection (its peer address; behind a trusted proxy, the client's forwarded address),
+// whichever is reached first.
 struct StreamBudgetSettings {
   int64_t per_identity = 32;
   int64_t per_connection = 128;
+  TrustedProxies trusted_proxies;
 };
 
-// --max_streams_per_identity and --max_streams_per_connection (services/common/budget_flags.cc:
+// --max_streams_per_identity, --max_streams_per_connection and --trusted_proxies
+// (services/common/budget_flags.cc:
 // defined once, for every service with streams, since `kahve serve --all` links them all into one
 // binary).
 StreamBudgetSettings StreamBudgetSettingsFromFlags();
@@ -69,11 +73,15 @@ StreamBudgetSettings StreamBudgetSettingsFromFlags();
 class StreamBudget {
  public:
   StreamBudget(StreamBudgetSettings settings, BudgetMetrics* metrics);
+  // The connection key of a call by `identity` (client_address.h): what Acquire's `peer` is.
+  std::string ConnectionKey(const grpc::ServerContextBase& context,
+                            absl::string_view identity) const;
   // Takes a stream for (identity, peer) or refuses naming the budget reached.
   absl::Status Acquire(const std::string& identity, const std::string& peer);
   void Release(const std::string& identity, const std::string& peer);
 
  private:
+  const TrustedProxies trusted_proxies_;
   KeyedBudget per_identity_;
   KeyedBudget per_connection_;
 };

@@ -120,6 +120,7 @@ ConnectionCaps ConnectionCapsFromFlags() {
   ConnectionCaps caps;
   caps.max_connections = absl::GetFlag(FLAGS_max_connections);
   caps.max_connections_per_peer = absl::GetFlag(FLAGS_max_connections_per_peer);
+  caps.trusted_proxies = TrustedProxiesFromFlags();
   return caps;
 }
 
@@ -271,7 +272,9 @@ void ConnectionGate::AcceptOne() {
       const auto found = per_peer_.find(peer);
       if (caps_.max_connections > 0 && open_now >= caps_.max_connections) {
         refusal = refused_total_;
-      } else if (found != per_peer_.end() && found->second >= per_peer) {
+      } else if (found != per_peer_.end() && found->second >= per_peer &&
+                 !caps_.trusted_proxies.Contains(peer)) {
+        // A trusted proxy carries many clients' connections: it meets only the total caps.
         refusal = refused_per_peer_;
       } else if (descriptors_held.load() + 2 + kReservedDescriptors > OpenFilesLimit()) {
         refusal = refused_descriptors_;

@@ -22,15 +22,17 @@
 #include "prometheus/counter.h"
 #include "prometheus/gauge.h"
 #include "prometheus/registry.h"
+#include "services/common/client_address.h"
 
 namespace kahve::common {
 
 struct ConnectionCaps {
   int64_t max_connections = 10000;         // open connections of this server
   int64_t max_connections_per_peer = 256;  // of one peer address (IP, any port)
+  TrustedProxies trusted_proxies;          // exempt from the per-peer cap (client_address.h)
 };
 
-// --max_connections and --max_connections_per_peer.
+// --max_connections, --max_connections_per_peer and --trusted_proxies.
 ConnectionCaps ConnectionCapsFromFlags();
 
 // Raises the soft limit on open files to the hard one (containers often start at 1,024). Call once

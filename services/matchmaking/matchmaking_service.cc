@@ -161,7 +161,8 @@ grpc::ServerWriteReactor<v1::TicketUpdate>* MatchmakingService::WatchTicket(
   // A stream that only ends: the watchers' bookkeeping is for streams that run.
   if (!refused.ok()) return RefusedWatch(common::ToGrpcStatus(refused));
   // Whether the ticket exists and is the caller's is checked by the watchers' first read.
-  return watchers_->Open(request->ticket_id(), identity->subject, common::PeerAddress(*context));
+  return watchers_->Open(request->ticket_id(), identity->subject,
+                         watchers_->ConnectionKey(*context, identity->subject));
 }
 
 grpc::ServerUnaryReactor* MatchmakingService::CancelTicket(grpc::CallbackServerContext* context,

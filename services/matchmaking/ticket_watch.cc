@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/time_util.h"
+#include "services/common/connection_gate.h"
 #include "services/common/logging.h"
 #include "services/common/status.h"
 
@@ -176,6 +177,12 @@ TicketWatchers::TicketWatchers(MatchmakingStore* store, absl::Duration poll, abs
 }
 
 TicketWatchers::~TicketWatchers() { Shutdown(); }
+
+std::string TicketWatchers::ConnectionKey(const grpc::ServerContextBase& context,
+                                          const std::string& player) const {
+  return budget_ == nullptr ? common::PeerAddress(context)
+                            : budget_->ConnectionKey(context, player);
+}
 
 grpc::ServerWriteReactor<v1::TicketUpdate>* TicketWatchers::Open(const std::string& ticket_id,
                                                                  const std::string& player,

@@ -53,6 +53,10 @@ class TicketWatchers {
   grpc::ServerWriteReactor<v1::TicketUpdate>* Open(const std::string& ticket_id,
                                                    const std::string& player,
                                                    const std::string& peer);
+  // The client connection a call by `player` counts against (StreamBudget::ConnectionKey; the
+  // peer address when there is no budget).
+  std::string ConnectionKey(const grpc::ServerContextBase& context,
+                            const std::string& player) const;
   // Look now rather than at the next poll.
   void Poke();
   // Ends every stream (UNAVAILABLE: reconnect to resume) and stops the thread; new streams are

@@ -115,12 +115,16 @@ grpc::ServerUnaryReactor* TableService::CreateTable(grpc::CallbackServerContext*
 grpc::ServerWriteReactor<v1::TableUpdate>* TableService::Connect(
     grpc::CallbackServerContext* context, const v1::ConnectRequest* request) {
   const std::string table_id = request->table_id();
-  // A stream another host forwarded counts against its client's connection, not that host's.
-  const std::string own_peer = common::PeerAddress(*context);
-  const std::string peer =
-      forwarder_ == nullptr ? own_peer : forwarder_->ForwardedFor(*context).value_or(own_peer);
   auto identity = common::AcceptCall(*gate_, *context, nullptr, *request);
   absl::Status admitted = identity.status();
+  // A stream another host forwarded counts against its client's connection, not that host's.
+  std::string peer;
+  if (admitted.ok()) {
+    const std::string own_peer = stream_budget_ == nullptr
+                                     ? common::PeerAddress(*context)
+                                     : stream_budget_->ConnectionKey(*context, identity->subject);
+    peer = forwarder_ == nullptr ? own_peer : forwarder_->ForwardedFor(*context).value_or(own_peer);
+  }
   common::StreamBudget* counted_in = nullptr;
   if (admitted.ok() && stream_budget_ != nullptr) {
     admitted = stream_budget_->Acquire(identity->subject, peer);

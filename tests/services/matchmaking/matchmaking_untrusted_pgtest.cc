@@ -5,10 +5,12 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -16,6 +18,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "pqxx/pqxx"
+#include "services/common/client_address.h"
 #include "services/common/status.h"
 #include "services/matchmaking/queue_spec.h"
 #include "tests/services/matchmaking/mm_fixture.h"
@@ -30,9 +33,11 @@ using ::testing::Not;
 // A WatchTicket stream read on a thread of its own.
 class BackgroundWatch {
  public:
+  // `forwarded_for`: an x-forwarded-for, as a proxy in front would send it (none when empty).
   BackgroundWatch(v1::MatchmakingService::Stub& stub, const std::string& player,
-                  const std::string& ticket_id) {
+                  const std::string& ticket_id, const std::string& forwarded_for = "") {
     context_.AddMetadata("authorization", kahve::testing::Bearer(player));
+    if (!forwarded_for.empty()) context_.AddMetadata("x-forwarded-for", forwarded_for);
     context_.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
     v1::WatchTicketRequest request;
     request.set_ticket_id(ticket_id);
@@ -300,6 +305,56 @@ TEST_F(MatchmakingUntrustedTest, StreamsAreBudgetedPerIdentityAndPerConnection) 
     if (!reopened) absl::SleepFor(absl::Milliseconds(50));
   }
   EXPECT_TRUE(reopened);
+}
+
+// Issue 34: behind a proxy every player's streams share the proxy's connection. From a trusted
+// proxy the connection budget counts each forwarded client address instead; entries a client
+// writes ahead of the proxy's own change nothing.
+TEST_F(MatchmakingUntrustedTest, BehindATrustedProxyStreamsAreBudgetedPerForwardedClient) {
+  MatchmakerBudgets budgets;
+  budgets.streams = {.per_identity = 2, .per_connection = 4};
+  std::string error;
+  ASSERT_TRUE(
+      common::TrustedProxies::Parse("127.0.0.0/8", &budgets.streams.trusted_proxies, &error))
+      << error;
+  StartMatchmaker(Quiet(), budgets);
+  std::map<std::string, std::string> tickets;
+  for (const char* player : {"ana", "bora", "cem"}) {
+    ASSERT_TRUE(Enqueue(player, LiarsDice(4), &tickets[player]).ok());
+  }
+  for (const char* player : {"dan", "eve"}) {
+    ASSERT_TRUE(Enqueue(player, LiarsDice(6), &tickets[player]).ok());
+  }
+  // Six streams on one connection, more than its budget of four: three clients behind the proxy.
+  std::vector<std::unique_ptr<BackgroundWatch>> open;
+  const std::vector<std::pair<std::string, std::string>> clients = {
+      {"ana", "198.51.100.1"}, {"bora", "198.51.100.2"}, {"cem", "198.51.100.3"}};
+  for (const auto& [player, address] : clients) {
+    for (int i = 0; i < 2; ++i) {
+      open.push_back(std::make_unique<BackgroundWatch>(mm().stub(), player, tickets[player],
+                                                       address + ", 127.0.0.9"));
+      ASSERT_TRUE(open.back()->Sees(v1::TicketUpdate::QUEUED)) << player;
+    }
+  }
+  // dan shares ana's address: the address's budget of four fills...
+  for (int i = 0; i < 2; ++i) {
+    open.push_back(
+        std::make_unique<BackgroundWatch>(mm().stub(), "dan", tickets["dan"], "198.51.100.1"));
+    ASSERT_TRUE(open.back()->Sees(v1::TicketUpdate::QUEUED));
+  }
+  // ...and eve from there is refused, however she dresses her header up.
+  for (const std::string forged : {"198.51.100.1", "203.0.113.50, 198.51.100.1"}) {
+    BackgroundWatch eve(mm().stub(), "eve", tickets["eve"], forged);
+    const std::optional<grpc::Status> refused = eve.Ended();
+    ASSERT_TRUE(refused.has_value()) << forged;
+    EXPECT_EQ(refused->error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+    EXPECT_THAT(refused->error_message(), HasSubstr("max_streams_per_connection (4)"));
+  }
+  // From an address of her own, eve watches on the same connection.
+  BackgroundWatch eve(mm().stub(), "eve", tickets["eve"], "198.51.100.5");
+  EXPECT_TRUE(eve.Sees(v1::TicketUpdate::QUEUED));
+  EXPECT_THAT(Metrics(),
+              HasSubstr("kahve_budget_refusals_total{budget=\"max_streams_per_connection\"} 2"));
 }
 
 // The reactor lifetime rule under fire: streams whose deadlines pass within milliseconds, to a
