@@ -1,6 +1,7 @@
 // The gateway's settings: each a flag (--name=value or --name value; booleans also --name and
 // --noname) and, as for the services, also read from the environment variable KAHVE_<NAME>; a flag
 // on the command line wins. docs/configuration.md lists them all (`--help` prints them).
+import { TrustedProxies } from "./client_address.js";
 
 type Kind = "string" | "int" | "bool";
 
@@ -8,6 +9,8 @@ interface FlagSpec {
   kind: Kind;
   default: string | number | boolean;
   help: string;
+  /** Throws, naming the flag and the bad part, when a string value does not parse. */
+  check?: (value: string) => void;
 }
 
 export const kFlags = {
@@ -38,7 +41,13 @@ export const kFlags = {
   stream_max_seconds: { kind: "int", default: 3600, help: "A server stream is ended after this long with UNAVAILABLE (clients resume by after_seq); 0: never." },
   unary_timeout_seconds: { kind: "int", default: 30, help: "Deadline of a unary call whose client sent none (or a longer one)." },
   max_connections: { kind: "int", default: 20000, help: "Open client connections the gateway accepts." },
-  max_connections_per_peer: { kind: "int", default: 256, help: "Open client connections one peer address (IP) may hold; more are closed as they are accepted. Behind a proxy its few addresses are the peers: keep it above its connection pool." },
+  max_connections_per_peer: { kind: "int", default: 256, help: "Open client connections one peer address (IP) may hold; more are closed as they are accepted; 0: no cap. Connections from --trusted_proxies are exempt; a proxy not listed there is one peer per address: keep it above its connection pool." },
+  trusted_proxies: {
+    kind: "string",
+    default: "",
+    help: "Address ranges (CIDR, comma-separated, IPv4 and IPv6; a bare address is one host) of the proxies in front (Envoy). Their connections are exempt from --max_connections_per_peer; a request over one has as client address (guest-token limit, logs) the rightmost x-forwarded-for entry not in a range; only their x-forwarded-for entries pass to the services (the gateway appends its peer's address). Empty: none is trusted.",
+    check: (value) => void TrustedProxies.parse(value),
+  },
   connection_idle_timeout_seconds: { kind: "int", default: 300, help: "A client connection with no request in flight for this long is closed (HTTP/1.1 keep-alive, HTTP/2 sessions without streams); 0: never." },
   drain_seconds: { kind: "int", default: 5, help: "On SIGTERM, seconds /healthz answers 503 before the gateway stops accepting." },
   shutdown_deadline_seconds: { kind: "int", default: 10, help: "On SIGTERM, seconds unary calls get to finish after the drain (streams end at once with UNAVAILABLE)." },
@@ -49,7 +58,10 @@ export type FlagName = keyof typeof kFlags;
 export type Config = { [K in FlagName]: (typeof kFlags)[K]["default"] };
 
 function parseValue(name: string, spec: FlagSpec, raw: string): string | number | boolean {
-  if (spec.kind === "string") return raw;
+  if (spec.kind === "string") {
+    spec.check?.(raw);
+    return raw;
+  }
   if (spec.kind === "int") {
     if (!/^-?\d{1,12}$/.test(raw)) throw new Error(`--${name}: an integer, not "${raw}"`);
     return Number(raw);

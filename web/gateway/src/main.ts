@@ -2,6 +2,7 @@
 // kahve-gateway: the browser entry (docs/web.md). Flags, wiring, run; SIGTERM drains and stops.
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
+import { TrustedProxies } from "./client_address.js";
 import { helpText, parseConfig, type Config } from "./config.js";
 import { log, setLogLevel } from "./log.js";
 import { Metrics } from "./metrics.js";
@@ -78,6 +79,7 @@ async function main(config: Config): Promise<void> {
     static_files: staticFiles.size,
     rpc_prefix: config.rpc_prefix,
     guest_tokens: config.guest_tokens,
+    trusted_proxies: TrustedProxies.parse(config.trusted_proxies).toString(),
     matchmaking: config.matchmaking_target,
     table: config.table_target,
     rating: config.rating_target,

@@ -1,14 +1,19 @@
 // One handler per routed method: the browser's call, decoded by Connect's gRPC-Web protocol, is
 // made again as gRPC to the service, and the answer, or the refusal, goes back as it came:
 // - request metadata: only `authorization` (unchanged) and `kahve-table-id`; nothing else a client
-//   sends reaches the services (kahve-forwarded-* least of all: the table hosts trust it);
+//   sends reaches the services (kahve-forwarded-* least of all: the table hosts trust it), but for
+//   `x-forwarded-for`, which the gateway writes itself: the entries the request brought, only when
+//   its connection is from a --trusted_proxies proxy (a client's own are dropped), then the
+//   connection's peer address; the services (the gateway's pods in their --trusted_proxies) take
+//   the client address from it as the gateway does (client_address.ts);
 // - the deadline (grpc-timeout) passes on; a unary call without one gets --unary_timeout_seconds;
 // - a refusal keeps its code, its message and its grpc-status-details-bin bytes verbatim (the
 //   structured details) and grpc-retry-pushback-ms; a failure to reach the service becomes
 //   UNAVAILABLE with a message that names no address.
 import type { DescMethod, DescMethodServerStreaming, DescMethodUnary } from "@bufbuild/protobuf";
-import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import { Code, ConnectError, createContextKey, type HandlerContext } from "@connectrpc/connect";
 import { createAsyncIterable } from "@connectrpc/connect/protocol";
+import type { Peer } from "./client_address.js";
 import { log } from "./log.js";
 import type { Metrics } from "./metrics.js";
 import type { UpstreamPool } from "./upstream.js";
@@ -28,12 +33,25 @@ export interface ProxySettings {
   shutdown: AbortSignal;
 }
 
-export function forwardedHeaders(from: Headers): Headers {
+/** The connection a call came over; server.ts sets it for each request (Connect's contextValues). */
+export const kPeer = createContextKey<Peer>({ address: "", trusted: false }, { description: "kahve-gateway peer" });
+
+/**
+ * The metadata of the upstream call for a request with headers `from` over a connection from
+ * `peer`: kForwardedRequestHeaders as they came, and x-forwarded-for with `peer` appended.
+ */
+export function forwardedHeaders(from: Headers, peer: Peer): Headers {
   const out = new Headers();
   for (const name of kForwardedRequestHeaders) {
     const value = from.get(name);
     if (value !== null) out.set(name, value);
   }
+  // Headers joins repeated x-forwarded-for values with ", ": one list, in the order received.
+  const hops: string[] = [];
+  const incoming = peer.trusted ? from.get("x-forwarded-for")?.trim() : undefined;
+  if (incoming) hops.push(incoming);
+  if (peer.address) hops.push(peer.address);
+  if (hops.length > 0) out.set("x-forwarded-for", hops.join(", "));
   out.set("user-agent", "kahve-gateway");
   return out;
 }
@@ -79,8 +97,8 @@ export function unaryHandler(method: DescMethodUnary, pool: UpstreamPool, settin
     const lease = pool.leaseUnary();
     try {
       const timeoutMs = timeoutFor(ctx, settings.unaryTimeoutMs);
-      const response = await lease.transport.unary(method, ctx.signal, timeoutMs, forwardedHeaders(ctx.requestHeader),
-        request as never);
+      const header = forwardedHeaders(ctx.requestHeader, ctx.values.get(kPeer));
+      const response = await lease.transport.unary(method, ctx.signal, timeoutMs, header, request as never);
       copyPassed(response.header, ctx.responseHeader);
       copyPassed(response.trailer, ctx.responseTrailer);
       stop("OK");
@@ -135,7 +153,7 @@ export function streamHandler(
     try {
       if (settings.shutdown.aborted) onShutdown();
       const response = await lease.transport.stream(method, call.signal, timeoutFor(ctx, undefined),
-        forwardedHeaders(ctx.requestHeader), createAsyncIterable([request as never]));
+        forwardedHeaders(ctx.requestHeader, ctx.values.get(kPeer)), createAsyncIterable([request as never]));
       copyPassed(response.header, ctx.responseHeader);
       for await (const message of response.message) yield message;
       copyPassed(response.trailer, ctx.responseTrailer);

@@ -1,18 +1,21 @@
 // The gateway's HTTP front: one port that takes HTTP/1.1 (browsers on a local stack) and HTTP/2
 // without TLS (h2c: a proxy such as Envoy in front), told apart by the first bytes of each
 // connection. Requests go, by path, to gRPC-Web (under --rpc_prefix), the guest endpoint, /healthz,
-// or the web client's files.
+// or the web client's files. Behind a proxy in --trusted_proxies, a request's client address is
+// the one the proxy forwarded (client_address.ts), and the proxy's connections have no per-peer cap.
+import { createContextValues } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { DescMethodServerStreaming, DescMethodUnary } from "@bufbuild/protobuf";
 import * as http from "node:http";
 import * as http2 from "node:http2";
 import * as net from "node:net";
+import { TrustedProxies, clientAddress as resolveClientAddress, normalizeAddress, peerOf } from "./client_address.js";
 import type { Config } from "./config.js";
 import { CorsPolicy } from "./cors.js";
 import { GuestTokens } from "./guest.js";
 import { log } from "./log.js";
 import type { HttpKind, Metrics } from "./metrics.js";
-import { streamHandler, unaryHandler, type ProxySettings } from "./proxy.js";
+import { kPeer, streamHandler, unaryHandler, type ProxySettings } from "./proxy.js";
 import { routedMethods, type Upstream } from "./routes.js";
 import { StaticFiles, chooseEncoding } from "./static_files.js";
 import type { UpstreamPool } from "./upstream.js";
@@ -45,12 +48,12 @@ function send(res: Response, status: number, headers: Record<string, string>, bo
   else res.end(body);
 }
 
-function clientAddress(req: Request): string {
-  return req.socket.remoteAddress ?? "unknown";
-}
-
 export function createHandler(parts: GatewayParts): (req: Request, res: Response) => void {
   const { config, metrics, staticFiles } = parts;
+  const proxies = TrustedProxies.parse(config.trusted_proxies);
+  // The socket's address, or behind a trusted proxy the client's it forwarded.
+  const clientAddress = (req: Request) =>
+    resolveClientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], proxies);
   const cors = new CorsPolicy(config.allowed_origins);
   const guest = config.guest_tokens
     ? new GuestTokens({
@@ -72,6 +75,8 @@ export function createHandler(parts: GatewayParts): (req: Request, res: Response
     // The services take no compressed requests; browsers send none over gRPC-Web anyway.
     acceptCompression: [],
     shutdownSignal: parts.proxy.shutdown,
+    // The connection's peer, for the x-forwarded-for the upstream call carries (proxy.ts).
+    contextValues: (req) => createContextValues().set(kPeer, peerOf(req.socket.remoteAddress, proxies)),
     routes(router) {
       for (const { method, upstream } of routedMethods()) {
         const pool = parts.pools[upstream];
@@ -153,15 +158,17 @@ export function createHandler(parts: GatewayParts): (req: Request, res: Response
         return;
       }
       req.resume(); // no body is read
-      if (!guest.allow(clientAddress(req))) {
+      const address = clientAddress(req);
+      if (!guest.allow(address)) {
         metrics.guestTokens.inc({ result: "refused" });
+        log("debug", "guest token refused", { address });
         plain(res, "guest", 429, "too many guest tokens from this address; retry in a minute", { "retry-after": "60" });
         return;
       }
       metrics.guestTokens.inc({ result: "issued" });
       metrics.httpRequest("guest", 200);
       const issued = guest.issue();
-      log("info", "guest token issued", { player_id: issued.player_id, address: clientAddress(req) });
+      log("info", "guest token issued", { player_id: issued.player_id, address });
       send(res, 200, headers, JSON.stringify(issued));
       return;
     }
@@ -191,14 +198,16 @@ export function createHandler(parts: GatewayParts): (req: Request, res: Response
 
 /**
  * Open connections per peer address, so that one address cannot take every slot of
- * --max_connections. A socket admitted is counted until it closes.
+ * --max_connections. A socket admitted is counted until it closes. A trusted proxy's connections
+ * carry many clients: they are not counted here (--max_connections still bounds them).
  */
 export class PeerCounts {
   private readonly counts = new Map<string, number>();
-  constructor(private readonly limit: number) {}
+  constructor(private readonly limit: number, private readonly proxies: TrustedProxies = TrustedProxies.parse("")) {}
 
   admit(socket: net.Socket): boolean {
-    const peer = socket.remoteAddress ?? "";
+    const peer = normalizeAddress(socket.remoteAddress);
+    if (this.proxies.contains(peer)) return true;
     const held = this.counts.get(peer) ?? 0;
     if (this.limit > 0 && held >= this.limit) return false;
     this.counts.set(peer, held + 1);
@@ -246,7 +255,7 @@ export function createFront(handler: (req: Request, res: Response) => void, conf
   });
   // Before HTTP/1.1's keep-alive timeout takes over, a connection with no request yet.
   if (idleMs > 0) http1.keepAliveTimeout = Math.min(http1.keepAliveTimeout, idleMs);
-  const perPeer = new PeerCounts(config.max_connections_per_peer);
+  const perPeer = new PeerCounts(config.max_connections_per_peer, TrustedProxies.parse(config.trusted_proxies));
   // Nagle's algorithm off, as http.Server has it: gRPC-Web answers are several small writes
   // (headers, the message, the trailers) that would otherwise wait for the client's delayed ACK.
   const server = net.createServer({ noDelay: true, keepAlive: true, keepAliveInitialDelay: 60_000 }, (socket) => {

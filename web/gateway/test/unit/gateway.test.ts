@@ -1,5 +1,5 @@
-// The gateway's parts on their own: what is routed, settings, request metadata, errors, CORS,
-// guest tokens and the static files.
+// The gateway's parts on their own: what is routed, settings, trusted proxies and client
+// addresses, request metadata, errors, CORS, guest tokens and the static files.
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { gunzipSync, brotliDecompressSync } from "node:zlib";
 import { Code, ConnectError, MatchmakingService, RatingService, TableService } from "@kahve/client";
+import { TrustedProxies, clientAddress, parseIp, peerOf } from "../../src/client_address.js";
 import { parseConfig } from "../../src/config.js";
 import { CorsPolicy } from "../../src/cors.js";
 import { GuestTokens } from "../../src/guest.js";
@@ -48,17 +49,114 @@ test("settings: defaults, KAHVE_ variables, then flags; mistakes are named", () 
   assert.throws(() => parseConfig(["serve"], {}), /unexpected argument/);
 });
 
-test("only authorization and kahve-table-id reach the services", () => {
-  const out = forwardedHeaders(new Headers({
+test("--trusted_proxies: CIDR ranges and bare addresses, IPv4 and IPv6; a bad range is named at start", () => {
+  assert.equal(parseConfig([], {}).trusted_proxies, "", "none by default");
+  const c = parseConfig([], { KAHVE_TRUSTED_PROXIES: " 10.0.0.0/8, fd00::/8 ,192.0.2.7,, 2001:DB8::1, ::ffff:172.16.0.0/12,[::1]" });
+  const proxies = TrustedProxies.parse(c.trusted_proxies);
+  assert.equal(proxies.toString(), "10.0.0.0/8,fd00::/8,192.0.2.7/32,2001:db8::1/128,172.16.0.0/12,::1/128");
+  for (const inside of ["10.255.0.1", "::ffff:10.1.2.3", "fd12:3456::1", "192.0.2.7", "2001:db8:0::1", "172.31.255.255", "::1", "[::1]"]) {
+    assert.ok(proxies.contains(inside), `${inside} is trusted`);
+  }
+  for (const outside of ["11.0.0.1", "192.0.2.8", "fe80::1", "2001:db8::2", "172.32.0.1", "localhost", "", "10.0.0.1:80", "fd00::1%eth0"]) {
+    assert.ok(!proxies.contains(outside), `${outside} is not trusted`);
+  }
+  assert.ok(!TrustedProxies.parse("::/0").contains("10.0.0.1"), "an IPv6 range holds no IPv4 address");
+  assert.ok(TrustedProxies.parse("0.0.0.0/0").contains("::ffff:8.8.8.8"), "a mapped address is IPv4");
+  assert.ok(TrustedProxies.parse("").empty);
+  assert.equal(parseConfig(["--trusted_proxies=10.0.0.0/8"], { KAHVE_TRUSTED_PROXIES: "fd00::/8" }).trusted_proxies, "10.0.0.0/8");
+  for (const [bad, message] of [
+    ["10.0.0.0/8,10.0.0.300/32", /--trusted_proxies: "10\.0\.0\.300\/32" is not an address or CIDR range/],
+    ["envoy.internal", /"envoy\.internal" is not an address/],
+    ["10.0.0.0/33", /"10\.0\.0\.0\/33" needs a prefix length 0-32/],
+    ["fd00::/129", /"fd00::\/129" needs a prefix length 0-128/],
+    ["10.0.0.0/", /"10\.0\.0\.0\/" needs a prefix length/],
+    ["10.0.0.0/-1", /needs a prefix length/],
+    ["10.0.0.0/8/8", /needs a prefix length/],
+    ["::ffff:10.0.0.0/104", /needs a prefix length 0-32/],
+    ["10.0.0.1:8080", /is not an address/],
+    ["fe80::1%eth0/64", /is not an address/],
+  ] as const) {
+    assert.throws(() => parseConfig([`--trusted_proxies=${bad}`], {}), message, bad);
+  }
+  assert.throws(() => parseConfig([], { KAHVE_TRUSTED_PROXIES: "10.0.0.0/40" }), /--trusted_proxies: "10\.0\.0\.0\/40"/);
+});
+
+test("IP literals are spelled one way: IPv6 canonically, IPv4-mapped as IPv4; anything else is none", () => {
+  assert.deepEqual(parseIp("203.0.113.7"), { address: "203.0.113.7", family: "ipv4" });
+  assert.deepEqual(parseIp("::FFFF:CB00:7107"), { address: "203.0.113.7", family: "ipv4" });
+  assert.deepEqual(parseIp("[2001:DB8:0:0::1]"), { address: "2001:db8::1", family: "ipv6" });
+  for (const none of ["", "unknown", "203.0.113.7:443", "01.2.3.4", "1.2.3", "fe80::1%eth0", "[::1]:80", "_hidden"]) {
+    assert.equal(parseIp(none), undefined, none);
+  }
+});
+
+test("client address: the socket's, unless a trusted proxy forwarded one; forged and malformed entries fall back", () => {
+  const proxies = TrustedProxies.parse("10.0.0.0/8, fd00::/8");
+  const none = TrustedProxies.parse("");
+  // A peer not in a range: its x-forwarded-for is the client's own writing.
+  assert.equal(clientAddress("203.0.113.7", "198.51.100.1", proxies), "203.0.113.7");
+  assert.equal(clientAddress("::ffff:203.0.113.7", "198.51.100.1", none), "203.0.113.7");
+  assert.equal(clientAddress("10.1.1.1", "198.51.100.1", none), "10.1.1.1", "no ranges: no proxy");
+  assert.equal(clientAddress(undefined, "198.51.100.1", proxies), "unknown");
+  // A trusted peer: the rightmost entry that is no trusted proxy.
+  assert.equal(clientAddress("10.1.1.1", "198.51.100.1", proxies), "198.51.100.1");
+  assert.equal(clientAddress("::ffff:10.1.1.1", "198.51.100.1, 10.2.2.2,10.3.3.3", proxies), "198.51.100.1", "proxies in a chain");
+  assert.equal(clientAddress("fd00::5", ["198.51.100.1, 10.9.9.9", "10.2.2.2"], proxies), "198.51.100.1", "repeated headers");
+  assert.equal(clientAddress("10.1.1.1", "2001:DB8::7", proxies), "2001:db8::7", "canonical spelling");
+  assert.equal(clientAddress("10.1.1.1", "::ffff:198.51.100.1", proxies), "198.51.100.1", "mapped: IPv4");
+  // Whatever the client wrote left of the address the proxy appended counts for nothing.
+  assert.equal(clientAddress("10.1.1.1", "1.1.1.1, 2.2.2.2, 198.51.100.1", proxies), "198.51.100.1");
+  assert.equal(clientAddress("10.1.1.1", "10.5.5.5, 198.51.100.1", proxies), "198.51.100.1", "a forged trusted entry too");
+  assert.equal(clientAddress("10.1.1.1", "unknown, 198.51.100.1", proxies), "198.51.100.1", "a malformed forged entry too");
+  // Nothing usable: the socket's address.
+  assert.equal(clientAddress("10.1.1.1", undefined, proxies), "10.1.1.1", "no header");
+  assert.equal(clientAddress("10.1.1.1", "", proxies), "10.1.1.1", "an empty header");
+  assert.equal(clientAddress("10.1.1.1", "10.2.2.2, 10.3.3.3", proxies), "10.1.1.1", "proxies only");
+  assert.equal(clientAddress("10.1.1.1", "198.51.100.1, evil.example", proxies), "10.1.1.1", "malformed nearest entry");
+  assert.equal(clientAddress("10.1.1.1", "198.51.100.1:5555", proxies), "10.1.1.1", "with a port");
+  assert.equal(clientAddress("10.1.1.1", "198.51.100.1,, 10.2.2.2", proxies), "10.1.1.1", "an empty entry ends the walk");
+});
+
+test("only authorization, kahve-table-id and the gateway's own x-forwarded-for reach the services", () => {
+  const from = new Headers({
     authorization: "Bearer abc",
     "kahve-table-id": "t-1",
     "kahve-forwarded-for": "10.0.0.1:5",
     "kahve-forwarded-mac": "00",
     cookie: "session=1",
     "x-forwarded-for": "1.2.3.4",
-  }));
-  assert.deepEqual([...out.keys()].sort(), ["authorization", "kahve-table-id", "user-agent"]);
+    "x-real-ip": "1.2.3.4",
+    forwarded: "for=1.2.3.4",
+  });
+  const out = forwardedHeaders(from, { address: "203.0.113.7", trusted: false });
+  assert.deepEqual([...out.keys()].sort(), ["authorization", "kahve-table-id", "user-agent", "x-forwarded-for"]);
   assert.equal(out.get("authorization"), "Bearer abc");
+  assert.equal(out.get("x-forwarded-for"), "203.0.113.7", "a client's own x-forwarded-for is dropped");
+  assert.equal(forwardedHeaders(new Headers(), { address: "", trusted: false }).get("x-forwarded-for"), null,
+    "no peer address, nothing to forward");
+});
+
+test("x-forwarded-for upstream: a trusted proxy's entries, then the peer, mapped addresses as IPv4", () => {
+  const proxies = TrustedProxies.parse("10.0.0.0/8");
+  const envoy = peerOf("::ffff:10.1.1.1", proxies);
+  assert.deepEqual(envoy, { address: "10.1.1.1", trusted: true });
+  const browser = peerOf("::ffff:203.0.113.7", proxies);
+  assert.deepEqual(browser, { address: "203.0.113.7", trusted: false });
+  const header = (xff?: string | string[]) => {
+    const from = new Headers();
+    for (const v of typeof xff === "string" ? [xff] : xff ?? []) from.append("x-forwarded-for", v);
+    return from;
+  };
+  assert.equal(forwardedHeaders(header("198.51.100.1"), envoy).get("x-forwarded-for"), "198.51.100.1, 10.1.1.1");
+  assert.equal(forwardedHeaders(header(["6.6.6.6, 198.51.100.1", "10.2.2.2"]), envoy).get("x-forwarded-for"),
+    "6.6.6.6, 198.51.100.1, 10.2.2.2, 10.1.1.1", "every value, in order");
+  assert.equal(forwardedHeaders(header(), envoy).get("x-forwarded-for"), "10.1.1.1");
+  assert.equal(forwardedHeaders(header(" "), envoy).get("x-forwarded-for"), "10.1.1.1");
+  assert.equal(forwardedHeaders(header("6.6.6.6"), browser).get("x-forwarded-for"), "203.0.113.7");
+  // What a service with the gateway in its --trusted_proxies finds there: the browser, not the forgery.
+  const gatewayPods = TrustedProxies.parse("10.0.0.0/8,192.168.0.0/16");
+  const upstream = forwardedHeaders(header("6.6.6.6, 198.51.100.1"), envoy).get("x-forwarded-for");
+  assert.equal(clientAddress("192.168.3.4", upstream, gatewayPods), "198.51.100.1");
 });
 
 test("a service's refusal keeps code, message, details bytes and pushback; a transport failure names no address", () => {
