@@ -124,7 +124,7 @@ absl::Status PlayOneGame(const DemoClient& client, const std::string& secret,
     }
   }
   if (absl::Status agreed = CheckSameGame(games); !agreed.ok()) return agreed;
-  *table_endpoint = games[0].assignment.table_endpoint();
+  *table_endpoint = TableEndpointOf(games[0].assignment);
 
   const std::string& match_id = games[0].assignment.match_id();
   if (verbose) std::printf("== result: %s\n", ResultText(games[0].result, games).c_str());

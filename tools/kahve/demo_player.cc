@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 
+#include "absl/flags/flag.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "engine/core/rng.h"
@@ -15,7 +16,17 @@
 #include "tools/kahve/demo_output.h"
 #include "tools/kahve/player_channel.h"
 
+ABSL_FLAG(std::string, demo_table_target, "",
+          "demo: the table service to play on (host:port) instead of the address each assignment "
+          "names; e.g. inside a cluster whose assignments name the public entry address. Empty: "
+          "the assignment's.");
+
 namespace kahve::tools {
+
+std::string TableEndpointOf(const v1::Assignment& assignment) {
+  const std::string target = absl::GetFlag(FLAGS_demo_table_target);
+  return target.empty() ? assignment.table_endpoint() : target;
+}
 namespace {
 
 // Generous: a demo player waits for the others to queue and for the next matchmaking pass.
@@ -79,8 +90,7 @@ class SeatClient {
   // Connects with the seat token and plays until the stream shows the game over.
   absl::Status Play() {
     const v1::Assignment& assignment = game_.assignment;
-    table_ = v1::TableService::NewStub(
-        PlayerChannel(assignment.table_endpoint()));
+    table_ = v1::TableService::NewStub(PlayerChannel(TableEndpointOf(assignment)));
     v1::ConnectRequest connect;
     connect.set_table_id(assignment.table_id());
     connect.set_seat_token(assignment.seat_token());

@@ -40,6 +40,9 @@ struct DemoGame {
   int moves_played = 0;               // by this client
 };
 
+// Where a client plays the table of `assignment`: its table_endpoint, or --demo_table_target.
+std::string TableEndpointOf(const v1::Assignment& assignment);
+
 // Plays one seat from queue to game over. `print_mu` guards stdout; `seed` drives its choices.
 DemoGame PlayAsClient(const DemoClient& client, const DemoPlayerIdentity& player,
                       v1::MatchmakingService::Stub& matchmaking, absl::Mutex& print_mu,

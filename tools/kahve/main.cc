@@ -85,12 +85,13 @@ const std::vector<Command>& Commands() {
         "jwt_hs256_secret", "jwt_issuer", "jwt_audience"}},
       {"demo",
        "  demo [--matchmaking_target H:P] [--rating_target H:P] [--rulesets all|ID,...] [--verbose]\n"
+       "       [--demo_table_target H:P]\n"
        "      bot clients queue, get matched and play one game of every ruleset over gRPC; prints\n"
        "      a line per ruleset and check (--verbose: seat 0's stream, the result, ratings and\n"
        "      histories); non-zero exit on any failure\n",
        &kahve::tools::DemoCommand,
-       {"matchmaking_target", "rating_target", "rulesets", "verbose", "jwt_hs256_secret",
-        "jwt_issuer", "jwt_audience"}},
+       {"matchmaking_target", "rating_target", "rulesets", "verbose", "demo_table_target",
+        "jwt_hs256_secret", "jwt_issuer", "jwt_audience"}},
       {"serve",
        "  serve --all | SERVICE... [--port -1|0] [--metrics_port -1|0]\n"
        "      runs kahve-rating, kahve-table and kahve-matchmaking (or the ones named) in one\n"
