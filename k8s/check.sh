@@ -8,7 +8,10 @@
 # machine without a kubectl that renders kustomize v5, the official kubectl 1.32 that an npm
 # package carries.
 #
-# Usage: k8s/check.sh [BUILD_DIR]    BUILD_DIR holds the built binaries (default: build/)
+# With --deploy, before a production apply: also every value the prod overlay must set (site.env,
+# secrets.env, images, backups; tools/check-deploy-values.js) is set, and no placeholder is left.
+#
+# Usage: k8s/check.sh [--deploy] [BUILD_DIR]    BUILD_DIR holds the built binaries (default: build/)
 set -euo pipefail
 
 k8s="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -20,6 +23,11 @@ fail() {
   exit 1
 }
 
+deploy=false
+if [ "${1:-}" = --deploy ]; then
+  deploy=true
+  shift
+fi
 build="${1:-$root/build}"
 [ -d "$build" ] || fail "no build folder $build: build the project first (cmake --preset default ...)"
 build="$(cd "$build" && pwd)"
@@ -85,6 +93,8 @@ echo "k8s/check.sh: yamllint clean"
 # --- Placeholders only: a secrets.env in git never holds a value ----------------------------
 for env_file in "$k8s"/overlays/*/secrets.env; do
   [ -e "$env_file" ] || continue
+  # Where you deploy from, prod's holds the key (--deploy checks it is there).
+  if $deploy && [ "$env_file" = "$k8s/overlays/prod/secrets.env" ]; then continue; fi
   if grep -Ev '^[[:space:]]*(#|$)' "$env_file" | grep -Ev '^[A-Za-z0-9_.-]+=$' >/dev/null; then
     fail "${env_file#"$root"/} holds a value: keep it empty in git, fill it where you deploy"
   fi
@@ -109,6 +119,16 @@ for dir in "$k8s"/overlays/*/; do
 done
 [ "${#renders[@]}" -gt 0 ] || fail "no overlays under k8s/overlays"
 echo "k8s/check.sh: rendered ${renders[*]##*/}"
+
+# --- The deploy check itself: it refuses the placeholders in git, and takes them filled in ---
+deploy_values() { node "$k8s/tools/check-deploy-values.js" --tools "$tools" "$@"; }
+if $deploy; then
+  deploy_values --overlay "$k8s/overlays/prod" "$tools/render/prod.yaml" ||
+    fail "--deploy: values to set in k8s/overlays/prod (FAIL lines above; k8s/README.md, Values)"
+else
+  bash "$k8s/tools/deploy-values-selftest.sh" "$k8s" "$kubectl" "$tools" ||
+    fail "the --deploy check does not tell placeholders from real values"
+fi
 
 # --- Schemas, binaries, wiring, policies ---------------------------------------------------
 node "$k8s/tools/check-manifests.js" --tools "$tools" --build "$build" --root "$root" \

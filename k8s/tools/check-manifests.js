@@ -19,6 +19,8 @@ const { pathToFileURL } = require('url');
 const { DtsSchemas } = require('./lib/dts-schema');
 const bin = require('./lib/binaries');
 const { labelsMatch, allowed } = require('./lib/netpol');
+const { readPublicMethods } = require('./lib/public-methods');
+const { checkEntry } = require('./lib/entry-checks');
 
 const opts = { renders: [] };
 for (let i = 2; i < process.argv.length; i++) {
@@ -45,6 +47,7 @@ function expect(cond, where, message) {
 
 const docs = bin.readConfigurationDoc(path.join(opts.root, 'docs/configuration.md'));
 const grpcServices = bin.readServiceNames(path.join(opts.root, 'proto/kahve/v1'));
+const publicMethods = readPublicMethods(path.join(opts.root, 'web/gateway/src/routes.ts'));
 const binaries = {};
 for (const name of bin.kAllBinaries) {
   const file = bin.findBinary(opts.build, name);
@@ -81,14 +84,21 @@ const kCrdPackages = {
   'gateway.envoyproxy.io': '@kubernetes-models/envoy-gateway',
 };
 
+// Kinds no npm package describes: subsets written from their API references, in tools/schemas/.
+const kHandWrittenSchemas = {
+  'postgresql.cnpg.io/Cluster': 'cnpg-cluster.d.ts',
+  'postgresql.cnpg.io/ScheduledBackup': 'cnpg-scheduledbackup.d.ts',
+  'barmancloud.cnpg.io/ObjectStore': 'barman-cloud-objectstore.d.ts',
+};
+
 function schemaFor(obj) {
   const [group, version] = obj.apiVersion.includes('/') ? obj.apiVersion.split('/') : ['', obj.apiVersion];
   if (kCrdPackages[group]) {
     const dir = `${kCrdPackages[group]}/${group}/${version}`;
     return { module: dir, dts: path.join(nodeModules, dir, `${obj.kind}.d.ts`) };
   }
-  if (group === 'postgresql.cnpg.io' && obj.kind === 'Cluster') {
-    return { module: null, dts: path.join(__dirname, 'schemas/cnpg-cluster.d.ts') };
+  if (kHandWrittenSchemas[`${group}/${obj.kind}`]) {
+    return { module: null, dts: path.join(__dirname, 'schemas', kHandWrittenSchemas[`${group}/${obj.kind}`]) };
   }
   const dir = group ? `${group}/${version}` : version;
   return { module: `kubernetes-models/${dir}`, dts: path.join(nodeModules, 'kubernetes-models', dir, `${obj.kind}.d.ts`) };
@@ -443,7 +453,12 @@ function checkOverlay(overlay, objects) {
   const migrations = kahve.filter((k) => k.binary === 'kahve' && k.args[0] === 'migrate');
   expect(migrations.length === 1 && migrations[0].pod.workload.kind === 'Job', `[${overlay}]`, 'a Job runs `kahve migrate`');
   const sourceOf = (k, v) => (k.vars.get(v) || {}).source;
-  const dbSources = new Set(kahve.map((k) => sourceOf(k, 'KAHVE_DATABASE')));
+  // Every service and the migration; the smoke check's clients hold no database.
+  const usesDatabase = (k) => bin.kServiceBinaries.includes(k.binary) || (k.binary === 'kahve' && k.args[0] === 'migrate');
+  const dbSources = new Set(kahve.filter(usesDatabase).map((k) => sourceOf(k, 'KAHVE_DATABASE')));
+  for (const k of kahve.filter((x) => !usesDatabase(x))) {
+    expect(!k.vars.has('KAHVE_DATABASE'), k.where || `[${overlay}]`, `a ${k.args[0] || k.binary} client holds no database URL`);
+  }
   expect(dbSources.size === 1 && !dbSources.has(undefined), `[${overlay}]`,
     `services and migration read KAHVE_DATABASE from one place (${[...dbSources].join(', ')})`);
   const keySources = new Set(kahve.filter((k) => k.binary !== 'kahve').map((k) => sourceOf(k, 'KAHVE_JWT_HS256_SECRET')));
@@ -597,6 +612,22 @@ function checkOverlay(overlay, objects) {
   }
   const allPods = [...pods.filter((p) => !dbPods.includes(p)), ...dbPods];
   expect(dbPods.length > 0, `[${overlay}]`, 'a database (pods labelled app.kubernetes.io/component: database)');
+  // PodMonitors (prod: the database's): each selects pods of this overlay (CloudNativePG's
+  // instances included), names a port they have, and the policies let Prometheus reach it.
+  const scraper = { namespace: 'monitoring', namespaceLabels: { 'kubernetes.io/metadata.name': 'monitoring' },
+    labels: { 'app.kubernetes.io/name': 'prometheus' }, ports: [], where: 'Prometheus' };
+  for (const pm of of('PodMonitor')) {
+    const selected = allPods.filter((pod) => labelsMatch(pm.spec.selector, pod.labels));
+    expect(selected.length > 0, id(pm), 'selects at least one pod');
+    for (const ep of pm.spec.podMetricsEndpoints || []) {
+      for (const pod of selected) {
+        const cp = pod.ports.find((x) => x.name === ep.port);
+        if (!expect(cp, id(pm), `${pod.where} has a port named ${ep.port}`)) continue;
+        expect(allowed(policies, scraper, pod, cp.containerPort, 'TCP'), id(pm),
+          `Prometheus may reach ${pod.where} port ${cp.containerPort}`);
+      }
+    }
+  }
   expect(policies.some((p) => Object.keys(p.spec.podSelector || {}).length === 0 && ['Ingress', 'Egress'].every((t) => (p.spec.policyTypes || []).includes(t))
     && !p.spec.ingress && !p.spec.egress), `[${overlay}]`, 'a default-deny NetworkPolicy (all pods, ingress and egress)');
   for (const p of policies) {
@@ -655,6 +686,15 @@ function checkOverlay(overlay, objects) {
       may(src, dns, 53, 'TCP');
       mayNot(src, client, 443);
     }
+    // The smoke check (base/smoke-job.yaml): a client of the three services, nothing else.
+    const smokes = kahve.filter((k) => k.binary === 'kahve' && k.args[0] === 'demo');
+    expect(smokes.length === 1 && smokes[0].pod.workload.kind === 'Job', `[${overlay}]`, 'a Job runs the smoke check (`kahve demo`)');
+    for (const smoke of smokes.map((k) => k.pod)) {
+      for (const svc of [mm, table, rating]) may(smoke, svc, svc.grpc);
+      may(smoke, dns, 53, 'UDP');
+      for (const db of dbPods) mayNot(smoke, db, 5432);
+      mayNot(smoke, client, 443);
+    }
     mayNot(table, mm, mm.grpc);
     mayNot(rating, mm, mm.grpc);
     mayNot(rating, table, table.grpc);
@@ -672,6 +712,8 @@ function checkOverlay(overlay, objects) {
     }
   }
   checkGateway(overlay, objects, { id, of, find, pods, services, podsOf, containerPort, kahve, resolveEnv, policies, dbPods, nsLabels, ns });
+  checkEntry(overlay, { id, of, find }, publicMethods, expect);
+  checkBackups(of, id, secretKeys);
   return objects.length;
 }
 
@@ -790,6 +832,34 @@ function checkGateway(overlay, objects, o) {
   for (const svc of [mm, table, rating].filter(Boolean)) may(gw, svc, svc.grpc);
   for (const db of dbPods) mayNot(gw, db, 5432);
   mayNot(gw, client, 443);
+}
+
+// ---- Backups: each CloudNativePG cluster archives its WAL through the Barman Cloud plugin to an
+// ObjectStore of the overlay, and a ScheduledBackup takes its base backups (docs/operations.md,
+// section 6) ----
+function checkBackups(of, id, secretKeys) {
+  const plugin = 'barman-cloud.cloudnative-pg.io';
+  for (const c of of('Cluster')) {
+    const archiver = (c.spec.plugins || []).find((p) => p.name === plugin && p.isWALArchiver === true && p.enabled !== false);
+    if (!expect(archiver, id(c), `archives its WAL: spec.plugins has ${plugin} with isWALArchiver: true`)) continue;
+    const storeName = (archiver.parameters || {}).barmanObjectName;
+    expect(of('ObjectStore').some((s) => s.metadata.name === storeName), id(c),
+      `the WAL archiver's barmanObjectName (${storeName}) is an ObjectStore of the overlay`);
+    const schedules = of('ScheduledBackup').filter((b) => b.spec.cluster.name === c.metadata.name && b.spec.suspend !== true);
+    expect(schedules.length > 0, id(c), 'a ScheduledBackup (not suspended) takes its base backups');
+    for (const b of schedules) {
+      expect(b.spec.method === 'plugin' && (b.spec.pluginConfiguration || {}).name === plugin, id(b),
+        `method: plugin through ${plugin}, the WAL archiver (base backups beside the WAL)`);
+      expect(b.spec.schedule.trim().split(/\s+/).length === 6, id(b), 'schedule has six fields, seconds first');
+    }
+  }
+  for (const s of of('ObjectStore')) {
+    expect(/^[1-9][0-9]*[dwm]$/.test(s.spec.retentionPolicy || ''), id(s), 'a retentionPolicy (e.g. 30d)');
+    // Its keys are never in git: a Secret of that name here would be applied over the real one.
+    for (const ref of Object.values(s.spec.configuration.s3Credentials || {}).filter((r) => r && r.name)) {
+      expect(!(secretKeys.get(ref.name) || {})[ref.key], id(s), `Secret ${ref.name} key ${ref.key} holds no value in git`);
+    }
+  }
 }
 
 (async () => {

@@ -124,4 +124,15 @@ export interface IClusterSpec {
     "envFrom"?: Array<IEnvFromSource>;
     "seccompProfile"?: ISeccompProfile;
     "enablePDB"?: boolean;
+    "plugins"?: Array<IPluginConfiguration>;
+}
+
+// A CNPG-I plugin the cluster loads; the Barman Cloud plugin (barman-cloud.cloudnative-pg.io)
+// archives the WAL when isWALArchiver is set (at most one plugin may be), to the ObjectStore
+// named by its barmanObjectName parameter.
+export interface IPluginConfiguration {
+    "name": string;
+    "enabled"?: boolean;
+    "isWALArchiver"?: boolean;
+    "parameters"?: { [key: string]: string; };
 }
