@@ -48,6 +48,7 @@ fail() {
 
 finish() {
   local status=$? name
+  if [ -n "${release:-}" ]; then rm -rf "$release"; fi
   if [ "$status" -ne 0 ]; then
     for name in "${containers[@]}"; do
       echo "== podman logs $name (last 30 lines)" >&2
@@ -203,4 +204,32 @@ for service in web matchmaking table rating; do
   [ "$code" = 0 ] || fail "kahve-$service exited with $code on SIGTERM"
 done
 phase shutdown
+
+# --- The release of these images (container/release.sh), into OCI layouts here ------------------
+release="$(mktemp -d)"
+cp -r "$here/../k8s/overlays/prod" "$release/prod"
+if bash "$here/release.sh" --no-build --overlay "$release/prod" --out "$release/out" \
+  --push-to-dir "$release/oci" localhost/kahve-smoke >/dev/null 2>&1 &&
+  ! git -C "$here/.." describe --tags --exact-match >/dev/null 2>&1; then
+  fail "release.sh released an untagged commit without --allow-untagged"
+fi
+bash "$here/release.sh" --no-build --allow-untagged --overlay "$release/prod" --out "$release/out" \
+  --push-to-dir "$release/oci" localhost/kahve-smoke || fail "container/release.sh"
+python3 - "$release" "$here/../CMakeLists.txt" <<'PY' || fail "the release's digests, overlay or SBOMs"
+import json, re, sys
+release, cmake = sys.argv[1:]
+version = re.search(r"project\(kahve VERSION ([0-9.]+)", open(cmake).read()).group(1)
+kustomization = open(f"{release}/prod/kustomization.yaml").read()
+for name, needs in (("kahve", "libpqxx"), ("kahve-web", "@connectrpc/connect")):
+    stored = json.load(open(f"{release}/oci/{name}/index.json"))["manifests"][0]["digest"]
+    pinned = re.search(r"  - name: %s\n    newName: (.*)\n    newTag: (.*)\n    digest: (.*)" % name, kustomization)
+    assert pinned and pinned.groups() == (f"localhost/kahve-smoke/{name}", version, stored), \
+        (name, pinned and pinned.groups(), stored)
+    sbom = json.load(open(f"{release}/out/{name}-{version}.spdx.json"))
+    names = [p["name"] for p in sbom["packages"]]
+    assert sbom["spdxVersion"] == "SPDX-2.3" and len(names) > 50, (name, len(names))
+    assert any(n.startswith(needs) for n in names), (name, needs)
+    print(f"{name}: {pinned.group(1)}:{version}@{stored}, SBOM of {len(names) - 1} packages")
+PY
+phase release
 echo "container/smoke: ok"
