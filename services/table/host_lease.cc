@@ -43,17 +43,21 @@ void HostLease::Beat() {
       failing = true;
       continue;
     }
-    if (failing) {
-      // A lease for the others to beat again, and a random part of a beat so hosts that came
-      // back together do not all look at the lapsed tables at the same moment.
+    // Measured to the beat's end: the database stamped it at its commit, at most this late.
+    // Real time, as the database's clock the lease is judged on.
+    const bool lapsed = absl::Now() - last_good > settings_.lease;
+    // Beats that failed, or one that hung past the lease (a database that stalled rather than
+    // refused: a switchover, a full disk), mean every other host was cut off as long: a lease for
+    // the others to beat again, and a random part of a beat so hosts that came back together do
+    // not all look at the lapsed tables at the same moment.
+    if (failing || lapsed) {
       const int64_t beat_ms = std::max<int64_t>(1, settings_.interval / absl::Milliseconds(1));
       claim_from = absl::Now() + settings_.lease +
                    absl::Milliseconds(absl::Uniform<int64_t>(jitter, 0, beat_ms));
+      host_->HoldClaimsUntil(claim_from);
       failing = false;
     }
-    // Measured to the beat's end: the database stamped it at its commit, at most this late.
-    // Real time, as the database's clock the lease is judged on.
-    if (absl::Now() - last_good > settings_.lease) {
+    if (lapsed) {
       if (absl::Status checked = host_->LetGoOfLost(); !checked.ok()) {
         common::LogWarning("checking held tables failed",
                            {{"error", std::string(checked.message())}});

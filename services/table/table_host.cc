@@ -207,8 +207,16 @@ absl::StatusOr<TableRoute> TableHost::TakeOver(const std::string& table_id) {
   return route;
 }
 
+void TableHost::HoldClaimsUntil(absl::Time until) {
+  claims_held_until_us_.store(absl::ToUnixMicros(until));
+}
+
 absl::StatusOr<TableRoute> TableHost::ClaimAndServe(const std::string& table_id) {
-  auto claim = log_->ClaimTable(table_id, settings_.host_lease);
+  // While claims are held, a lease no registered host outlives: only tables handed off, or whose
+  // host left the registry, are claimed; the rest are forwarded to their holder.
+  const bool held = absl::ToUnixMicros(absl::Now()) < claims_held_until_us_.load();
+  const absl::Duration lease = held ? absl::Hours(24 * 365) : settings_.host_lease;
+  auto claim = log_->ClaimTable(table_id, lease);
   if (absl::IsNotFound(claim.status())) return TableRoute::NotFound();
   if (!claim.ok()) return claim.status();
   if (!claim->stored.has_value()) {

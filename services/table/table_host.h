@@ -110,6 +110,9 @@ class TableHost {
   // host was silent past its lease, another may have claimed some): their streams are told to
   // reconnect. Blocks on the database.
   absl::Status LetGoOfLost();
+  // Until `until` (real time), every registered host counts as live for TakeOver: after the
+  // database was away, the others' heartbeats look old until each has beaten again (HostLease).
+  void HoldClaimsUntil(absl::Time until);
 
   // What became of a CreateTable: the table, or a refusal. When the match has a table this host
   // does not hold (on another host, or this one before a restart), `existing_table_id` names it
@@ -285,6 +288,8 @@ class TableHost {
   // a table's lock, never after): a call that sees it clear attaches its stream before
   // BeginShutdown visits the table, so no stream or move slips past the drain.
   std::atomic<bool> draining_{false};
+  // HoldClaimsUntil's moment, in Unix microseconds.
+  std::atomic<int64_t> claims_held_until_us_{0};
   StreamQueueBudget stream_queue_budget_;
   // Finished tables in memory now (CountFinished).
   std::atomic<int64_t> finished_in_memory_{0};

@@ -32,21 +32,8 @@ drill_cleanup() {
 }
 trap drill_cleanup EXIT
 
-fail() {
-  echo "FAIL: $*"
-  for log in "$work"/*.log; do echo "--- $log"; tail -15 "$log"; done
-  cat "$work/load.json" "$work/load.err" 2>/dev/null || true
-  exit 1
-}
+fail() { fail_with_logs "$@"; }
 query() { psql "$1" -v ON_ERROR_STOP=1 -qAtc "$2"; }
-# stored_acks URL ACK_LOG: how many of ACK_LOG's (table, seq) lines URL's table_log holds.
-stored_acks() {
-  psql "$1" -v ON_ERROR_STOP=1 -qAt <<SQL
-CREATE TEMP TABLE acks (table_id text, seq bigint);
-\copy acks FROM '$2' WITH (DELIMITER ' ')
-SELECT count(*) FROM acks JOIN table_log USING (table_id, seq);
-SQL
-}
 export KAHVE_MAX_CALLS_PER_SECOND=0
 
 # WAL archiving needs a restart; pg_ctl restart keeps stack.sh's server options.
@@ -78,11 +65,7 @@ start_table "$work/table.log"
 "$build/tools/kahve" load tables --target "127.0.0.1:$table_port" --tables 6 --games_per_table 1 \
   --seconds 40 --concurrency 6 --ack_log "$work/acks" >"$work/load.json" 2>"$work/load.err" &
 load_pid=$!
-for _ in $(seq 400); do
-  [ -f "$work/acks" ] && [ "$(wc -l <"$work/acks")" -ge 60 ] && break
-  kill -0 "$load_pid" 2>/dev/null || fail "the games ended before the pause"
-  sleep 0.025
-done
+await_acks 60 "the pause"
 kill -STOP "$load_pid"
 acked_at_pause=$(wc -l <"$work/acks")
 [ "$acked_at_pause" -ge 60 ] || fail "only $acked_at_pause moves acknowledged before the pause"

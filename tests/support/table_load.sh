@@ -14,3 +14,31 @@ await_complete_load() {
   grep -q '"abandoned_tables": 0' "$work/load.json" ||
     fail "tables abandoned: $(cat "$work/load.json")"
 }
+
+# fail_with_logs MESSAGE: for tests on scripts/stack.sh: prints MESSAGE, the end of every log in
+# $work and the load's output, and exits 1.
+fail_with_logs() {
+  echo "FAIL: $*"
+  for log in "$work"/*.log; do echo "--- $log"; tail -15 "$log"; done
+  cat "$work/load.json" "$work/load.err" 2>/dev/null || true
+  exit 1
+}
+
+# await_acks N WHAT: waits until the load has acknowledged N moves ($work/acks), failing with
+# "the games ended before WHAT" when it ends first.
+await_acks() {
+  for _ in $(seq 400); do
+    [ -f "$work/acks" ] && [ "$(wc -l <"$work/acks")" -ge "$1" ] && return
+    kill -0 "$load_pid" 2>/dev/null || fail "the games ended before $2"
+    sleep 0.025
+  done
+}
+
+# stored_acks URL ACK_LOG: how many of ACK_LOG's (table, seq) lines URL's table_log holds.
+stored_acks() {
+  psql "$1" -v ON_ERROR_STOP=1 -qAt <<SQL
+CREATE TEMP TABLE acks (table_id text, seq bigint);
+\copy acks FROM '$2' WITH (DELIMITER ' ')
+SELECT count(*) FROM acks JOIN table_log USING (table_id, seq);
+SQL
+}
