@@ -32,6 +32,8 @@ inline constexpr size_t kMaxSubjectLength = 128;
 struct Identity {
   std::string subject;  // `sub`
   std::string role;     // kRolePlayer, kRoleService or kRoleAdmin
+  // The call's request id (request_id.h), set by the call gate.
+  std::string request_id;
 };
 
 struct AuthSettings {

@@ -1,6 +1,7 @@
 #include "services/common/logging.h"
 
 #include <cstdio>
+#include <utility>
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
@@ -81,6 +82,18 @@ std::string JsonString(std::string_view text) {
   return out;
 }
 
+namespace {
+thread_local std::string current_request_id;
+}  // namespace
+
+const std::string& CurrentRequestId() { return current_request_id; }
+
+ScopedRequestId::ScopedRequestId(std::string id) : previous_(std::move(current_request_id)) {
+  current_request_id = std::move(id);
+}
+
+ScopedRequestId::~ScopedRequestId() { current_request_id = std::move(previous_); }
+
 LogLevel MinLogLevel() {
   const std::string level = absl::GetFlag(FLAGS_log_level);
   if (level == "debug") return LogLevel::kDebug;
@@ -103,6 +116,11 @@ std::string FormatLogLine(LogLevel level, std::string_view message,
     AppendJsonString(line, key);
     line.push_back(':');
     AppendValue(line, value);
+  }
+  // The call this thread works for (request_id.h).
+  if (const std::string& request_id = CurrentRequestId(); !request_id.empty()) {
+    line += ",\"request_id\":";
+    AppendJsonString(line, request_id);
   }
   line.push_back('}');
   return line;

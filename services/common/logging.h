@@ -28,9 +28,25 @@ void Log(LogLevel level, std::string_view message, std::initializer_list<LogFiel
 // escaped; other bytes as they are).
 std::string JsonString(std::string_view text);
 
-// The JSON line Log would print, without the newline (tests).
+// The JSON line Log would print, without the newline (tests); with this thread's request id.
 std::string FormatLogLine(LogLevel level, std::string_view message,
                           std::initializer_list<LogField> fields, int64_t unix_micros);
+
+// The request id of the call whose work this thread runs now (request_id.h), added to every line
+// as `request_id`; empty when none.
+const std::string& CurrentRequestId();
+
+// Sets this thread's request id for its lifetime, then restores the previous one.
+class ScopedRequestId {
+ public:
+  explicit ScopedRequestId(std::string id);
+  ~ScopedRequestId();
+  ScopedRequestId(const ScopedRequestId&) = delete;
+  ScopedRequestId& operator=(const ScopedRequestId&) = delete;
+
+ private:
+  std::string previous_;
+};
 
 inline void LogInfo(std::string_view message, std::initializer_list<LogField> fields = {}) {
   Log(LogLevel::kInfo, message, fields);

@@ -67,7 +67,9 @@ void FinishOffloadedAsync(WorkerPool& workers, grpc::CallbackServerContext* cont
               grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "deadline passed while queued"));
           return;
         }
-        work([reactor, method](const absl::Status& status) {
+        // finish may run on another thread (a batch writer's): its line names this call.
+        work([reactor, method, request_id = CurrentRequestId()](const absl::Status& status) {
+          const ScopedRequestId scope(request_id);
           if (IsServerFault(status)) {
             LogError("call failed", {{"method", method},
                                      {"code", absl::StatusCodeToString(status.code())},

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "services/common/logging.h"
+
 namespace kahve::common {
 
 WorkerPool::WorkerPool(int threads) {
@@ -18,6 +20,13 @@ WorkerPool::~WorkerPool() {
 }
 
 void WorkerPool::Schedule(std::function<void()> task) {
+  // The task runs for the same call as its scheduler: its log lines carry that request id.
+  if (const std::string& request_id = CurrentRequestId(); !request_id.empty()) {
+    task = [request_id, task = std::move(task)] {
+      ScopedRequestId scope(request_id);
+      task();
+    };
+  }
   absl::MutexLock lock(&mutex_);
   tasks_.push_back(std::move(task));
 }

@@ -50,6 +50,7 @@ grpc::ServerUnaryReactor* MatchmakingService::Offload(grpc::CallbackServerContex
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   auto identity = common::AuthorizeUnary(*gate_, *context, reactor, nullptr, request);
   if (!identity) return reactor;
+  const common::ScopedRequestId call_scope(identity->request_id);
   common::FinishOffloaded(
       *workers_, context, reactor, absl::StrCat("MatchmakingService.", method),
       [caller = identity->subject, work = std::move(work)]() mutable { return work(caller); });
@@ -126,6 +127,7 @@ grpc::ServerUnaryReactor* MatchmakingService::Enqueue(grpc::CallbackServerContex
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   auto identity = common::AuthorizeUnary(*gate_, *context, reactor, nullptr, *request);
   if (!identity) return reactor;
+  const common::ScopedRequestId call_scope(identity->request_id);
   common::FinishOffloadedAsync(*workers_, context, reactor, "MatchmakingService.Enqueue",
                                [this, caller = identity->subject, request, response](auto finish) {
                                  auto ticket = Admit(caller, *request);
@@ -155,6 +157,7 @@ grpc::ServerWriteReactor<v1::TicketUpdate>* MatchmakingService::WatchTicket(
     grpc::CallbackServerContext* context, const v1::WatchTicketRequest* request) {
   auto identity = common::AcceptCall(*gate_, *context, nullptr, *request);
   absl::Status refused = identity.status();
+  const common::ScopedRequestId call_scope(identity.ok() ? identity->request_id : "");
   if (refused.ok() && request->ticket_id().empty()) {
     refused = absl::InvalidArgumentError("ticket_id: required");
   }

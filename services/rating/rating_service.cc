@@ -262,7 +262,9 @@ grpc::ServerUnaryReactor* RatingService::Offload(grpc::CallbackServerContext* co
                                                  const google::protobuf::Message& request,
                                                  const char* method, const char* role, Work work) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (!common::AuthorizeUnary(*gate_, *context, reactor, role, request)) return reactor;
+  const auto caller = common::AuthorizeUnary(*gate_, *context, reactor, role, request);
+  if (!caller) return reactor;
+  const common::ScopedRequestId call_scope(caller->request_id);
   common::FinishOffloaded(*workers_, context, reactor, absl::StrCat("RatingService.", method),
                           std::move(work));
   return reactor;
@@ -274,11 +276,13 @@ grpc::ServerUnaryReactor* RatingService::RecordMatch(grpc::CallbackServerContext
                                                      const v1::RecordMatchRequest* request,
                                                      v1::RecordMatchResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (!common::AuthorizeUnary(*gate_, *context, reactor, common::kRoleService,
-                              *request)) {
-    return reactor;
-  }
-  DoRecordMatch(*request, [reactor, response](absl::StatusOr<v1::RecordMatchResponse> answer) {
+  const auto caller =
+      common::AuthorizeUnary(*gate_, *context, reactor, common::kRoleService, *request);
+  if (!caller) return reactor;
+  // Answered on the match writer's thread: its lines name this call.
+  DoRecordMatch(*request, [reactor, response, request_id = caller->request_id](
+                              absl::StatusOr<v1::RecordMatchResponse> answer) {
+    const common::ScopedRequestId scope(request_id);
     if (!answer.ok()) {
       if (common::IsServerFault(answer.status())) {
         common::LogError("rating call failed",

@@ -5,6 +5,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "services/common/connection_gate.h"
+#include "services/common/request_id.h"
 #include "services/common/sha256.h"
 #include "services/table/seat_tokens.h"
 
@@ -95,6 +96,10 @@ std::shared_ptr<grpc::ClientContext> TableForwarder::ContextFor(
   const std::string authorization = MetadataValue(server, "authorization");
   if (!authorization.empty()) context->AddMetadata("authorization", authorization);
   const std::string peer = common::PeerAddress(server);
+  // The holder logs the call under the same request id (request_id.h).
+  if (!common::CurrentRequestId().empty()) {
+    context->AddMetadata(common::kRequestIdKey, common::CurrentRequestId());
+  }
   context->AddMetadata(kForwardedFor, peer);
   context->AddMetadata(kForwardedMac, MarkerFor(peer));
   context->set_deadline(server.deadline());

@@ -91,6 +91,7 @@ grpc::ServerUnaryReactor* TableService::CreateTable(grpc::CallbackServerContext*
   const auto caller =
       common::AuthorizeUnary(*gate_, *context, reactor, common::kRoleService, *request);
   if (!caller) return reactor;
+  const common::ScopedRequestId call_scope(caller->request_id);
   auto finish = [reactor, response](absl::StatusOr<v1::CreateTableResponse> created) {
     if (created.ok()) *response = std::move(created).value();
     reactor->Finish(common::ToGrpcStatus(created.status()));
@@ -117,6 +118,7 @@ grpc::ServerWriteReactor<v1::TableUpdate>* TableService::Connect(
   const std::string table_id = request->table_id();
   auto identity = common::AcceptCall(*gate_, *context, nullptr, *request);
   absl::Status admitted = identity.status();
+  const common::ScopedRequestId call_scope(identity.ok() ? identity->request_id : "");
   // A stream another host forwarded counts against its client's connection, not that host's.
   std::string peer;
   if (admitted.ok()) {
@@ -171,6 +173,7 @@ grpc::ServerUnaryReactor* TableService::Play(grpc::CallbackServerContext* contex
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   const auto caller = common::AuthorizeUnary(*gate_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
+  const common::ScopedRequestId call_scope(caller->request_id);
   WithTableHere<v1::PlayResponse>(
       context, reactor, request->table_id(),
       [this, caller = *caller, request, received](const TableHandle& table,
@@ -207,6 +210,7 @@ grpc::ServerUnaryReactor* TableService::GetView(grpc::CallbackServerContext* con
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   const auto caller = common::AuthorizeUnary(*gate_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
+  const common::ScopedRequestId call_scope(caller->request_id);
   WithTableHere<v1::GetViewResponse>(
       context, reactor, request->table_id(),
       [this, caller = *caller, request](const TableHandle& table, auto done) {
@@ -229,6 +233,7 @@ grpc::ServerUnaryReactor* TableService::GetHints(grpc::CallbackServerContext* co
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   const auto caller = common::AuthorizeUnary(*gate_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
+  const common::ScopedRequestId call_scope(caller->request_id);
   WithTableHere<v1::GetHintsResponse>(
       context, reactor, request->table_id(),
       [this, caller = *caller, request](const TableHandle& table, auto done) {
@@ -260,6 +265,7 @@ grpc::ServerUnaryReactor* TableService::Resign(grpc::CallbackServerContext* cont
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   const auto caller = common::AuthorizeUnary(*gate_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
+  const common::ScopedRequestId call_scope(caller->request_id);
   WithTableHere<v1::ResignResponse>(
       context, reactor, request->table_id(),
       [this, caller = *caller, request](const TableHandle& table, auto done) {
@@ -280,9 +286,10 @@ grpc::ServerUnaryReactor* TableService::ListHosts(grpc::CallbackServerContext* c
                                                   const v1::ListHostsRequest* request,
                                                   v1::ListHostsResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (!common::AuthorizeUnary(*gate_, *context, reactor, common::kRoleService, *request)) {
-    return reactor;
-  }
+  const auto caller =
+      common::AuthorizeUnary(*gate_, *context, reactor, common::kRoleService, *request);
+  if (!caller) return reactor;
+  const common::ScopedRequestId call_scope(caller->request_id);
   common::FinishOffloaded(*workers_, context, reactor, "TableService.ListHosts", [this, response] {
     auto hosts = host_->HostsTakingTables();
     if (!hosts.ok()) return hosts.status();
@@ -301,9 +308,10 @@ grpc::ServerUnaryReactor* TableService::GetMatchStates(grpc::CallbackServerConte
                                                        const v1::GetMatchStatesRequest* request,
                                                        v1::GetMatchStatesResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (!common::AuthorizeUnary(*gate_, *context, reactor, common::kRoleService, *request)) {
-    return reactor;
-  }
+  const auto caller =
+      common::AuthorizeUnary(*gate_, *context, reactor, common::kRoleService, *request);
+  if (!caller) return reactor;
+  const common::ScopedRequestId call_scope(caller->request_id);
   if (request->match_ids_size() > kMaxPageSize) {
     reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                                  absl::StrCat("match_ids: at most ", kMaxPageSize)));
@@ -332,6 +340,7 @@ grpc::ServerUnaryReactor* TableService::ListTables(grpc::CallbackServerContext* 
   const auto caller =
       common::AuthorizeUnary(*gate_, *context, reactor, common::kRoleAdmin, *request);
   if (!caller) return reactor;
+  const common::ScopedRequestId call_scope(caller->request_id);
   if (request->page_size() < 0 || request->page_size() > kMaxPageSize) {
     reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "page_size: must be 0..100"));
     return reactor;
@@ -355,6 +364,7 @@ grpc::ServerUnaryReactor* TableService::GetReplay(grpc::CallbackServerContext* c
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   const auto caller = common::AuthorizeUnary(*gate_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
+  const common::ScopedRequestId call_scope(caller->request_id);
   if (request->table_id().empty()) {
     reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "table_id: required"));
     return reactor;
@@ -375,6 +385,7 @@ grpc::ServerUnaryReactor* TableService::CreatePracticeTable(
   // Any player may open a practice table for themselves: it is never rated.
   const auto caller = common::AuthorizeUnary(*gate_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
+  const common::ScopedRequestId call_scope(caller->request_id);
   host_->CreatePracticeTable(
       *caller, *request,
       [reactor, response](absl::StatusOr<v1::CreatePracticeTableResponse> created) {
@@ -391,6 +402,7 @@ grpc::ServerUnaryReactor* TableService::Practice(grpc::CallbackServerContext* co
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   const auto caller = common::AuthorizeUnary(*gate_, *context, reactor, nullptr, *request);
   if (!caller) return reactor;
+  const common::ScopedRequestId call_scope(caller->request_id);
   WithTableHere<v1::PracticeResponse>(
       context, reactor, request->table_id(),
       [this, caller = *caller, request, kind](const TableHandle& table, auto done) {

@@ -2,7 +2,10 @@
 // promtool), a database outage (Unavailable, then recovery), and graceful shutdown.
 
 #include <map>
+#include <set>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
@@ -13,6 +16,7 @@
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "services/common/request_id.h"
 #include "services/common/service_process.h"
 #include "tests/services/rating/rating_fixture.h"
 
@@ -31,6 +35,46 @@ TEST_F(RatingServiceTest, ServesHealthAndReflection) {
   ASSERT_TRUE(services.ok()) << services.status();
   EXPECT_THAT(*services, Contains("kahve.v1.RatingService"));
   EXPECT_THAT(*services, Contains("grpc.health.v1.Health"));
+}
+
+// Issue 34: every call has a request id, returned to the client as x-request-id in the trailers:
+// the caller's when it is a plain token (the entry proxy sets one), else a new one; refusals carry
+// it too, and stay Trailers-Only (no initial metadata), which gRPC's retries need.
+TEST_F(RatingServiceTest, EveryCallIsAnsweredWithItsRequestId) {
+  auto request_id_of = [](const grpc::ClientContext& context) {
+    const auto& metadata = context.GetServerTrailingMetadata();
+    const auto found = metadata.find("x-request-id");
+    return found == metadata.end() ? std::string("(none)")
+                                   : std::string(found->second.data(), found->second.size());
+  };
+  v1::GetMatchRequest missing;
+  missing.set_match_id("nope");
+  v1::MatchRecord record;
+  auto given = testing::ContextFor("ana");
+  given->AddMetadata("x-request-id", "edge-7f3a.01_b");
+  EXPECT_EQ(stub().GetMatch(given.get(), missing, &record).error_code(), grpc::NOT_FOUND);
+  EXPECT_EQ(request_id_of(*given), "edge-7f3a.01_b");
+
+  std::set<std::string> generated;
+  const std::vector<std::string> hostile_ids = {"", "two words", "{\"json\":1}",
+                                                std::string(65, 'a')};
+  for (const std::string& hostile : hostile_ids) {
+    auto context = testing::ContextFor("ana");
+    if (!hostile.empty()) context->AddMetadata("x-request-id", hostile);
+    EXPECT_EQ(stub().GetMatch(context.get(), missing, &record).error_code(), grpc::NOT_FOUND);
+    const std::string id = request_id_of(*context);
+    EXPECT_TRUE(common::IsPlainRequestId(id)) << id;
+    EXPECT_EQ(id.size(), 32u) << id;
+    generated.insert(id);
+  }
+  EXPECT_EQ(generated.size(), 4u);  // a new one each time
+
+  // A refused call (no token) is answered with its id as well.
+  grpc::ClientContext anonymous;
+  anonymous.AddMetadata("x-request-id", "refused-1");
+  EXPECT_EQ(stub().GetMatch(&anonymous, missing, &record).error_code(), grpc::UNAUTHENTICATED);
+  EXPECT_EQ(request_id_of(anonymous), "refused-1");
+  EXPECT_EQ(anonymous.GetServerInitialMetadata().count("x-request-id"), 0u);
 }
 
 TEST_F(RatingServiceTest, MetricsAreExposedAndPassPromtool) {

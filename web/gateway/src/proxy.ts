@@ -1,6 +1,7 @@
 // One handler per routed method: the browser's call, decoded by Connect's gRPC-Web protocol, is
 // made again as gRPC to the service, and the answer, or the refusal, goes back as it came:
-// - request metadata: only `authorization` (unchanged) and `kahve-table-id`; nothing else a client
+// - request metadata: only `authorization` (unchanged), `kahve-table-id` and `x-request-id` (the
+//   entry proxy's; the services keep it only when it is a plain token); nothing else a client
 //   sends reaches the services (kahve-forwarded-* least of all: the table hosts trust it), but for
 //   `x-forwarded-for`, which the gateway writes itself: the entries the request brought, only when
 //   its connection is from a --trusted_proxies proxy (a client's own are dropped), then the
@@ -8,7 +9,7 @@
 //   the client address from it as the gateway does (client_address.ts);
 // - the deadline (grpc-timeout) passes on; a unary call without one gets --unary_timeout_seconds;
 // - a refusal keeps its code, its message and its grpc-status-details-bin bytes verbatim (the
-//   structured details) and grpc-retry-pushback-ms; a failure to reach the service becomes
+//   structured details) and grpc-retry-pushback-ms; every answer keeps the call's x-request-id; a failure to reach the service becomes
 //   UNAVAILABLE with a message that names no address.
 import type { DescMethod, DescMethodServerStreaming, DescMethodUnary } from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextKey, type HandlerContext } from "@connectrpc/connect";
@@ -19,9 +20,9 @@ import type { Metrics } from "./metrics.js";
 import type { UpstreamPool } from "./upstream.js";
 
 /** Request headers passed to the services; every other one stays at the gateway. */
-export const kForwardedRequestHeaders = ["authorization", "kahve-table-id"] as const;
+export const kForwardedRequestHeaders = ["authorization", "kahve-table-id", "x-request-id"] as const;
 /** Response metadata passed back besides the status: the rate-limit hint and kahve's own. */
-const kPassedResponseMetadata = ["grpc-retry-pushback-ms", "grpc-status-details-bin"];
+const kPassedResponseMetadata = ["grpc-retry-pushback-ms", "grpc-status-details-bin", "x-request-id"];
 const isPassed = (key: string) =>
   kPassedResponseMetadata.includes(key) || (key.startsWith("kahve-") && !key.startsWith("kahve-forwarded"));
 

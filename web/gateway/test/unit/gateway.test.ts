@@ -117,10 +117,11 @@ test("client address: the socket's, unless a trusted proxy forwarded one; forged
   assert.equal(clientAddress("10.1.1.1", "198.51.100.1,, 10.2.2.2", proxies), "10.1.1.1", "an empty entry ends the walk");
 });
 
-test("only authorization, kahve-table-id and the gateway's own x-forwarded-for reach the services", () => {
+test("only authorization, kahve-table-id, x-request-id and the gateway's own x-forwarded-for reach the services", () => {
   const from = new Headers({
     authorization: "Bearer abc",
     "kahve-table-id": "t-1",
+    "x-request-id": "edge-1",
     "kahve-forwarded-for": "10.0.0.1:5",
     "kahve-forwarded-mac": "00",
     cookie: "session=1",
@@ -129,8 +130,9 @@ test("only authorization, kahve-table-id and the gateway's own x-forwarded-for r
     forwarded: "for=1.2.3.4",
   });
   const out = forwardedHeaders(from, { address: "203.0.113.7", trusted: false });
-  assert.deepEqual([...out.keys()].sort(), ["authorization", "kahve-table-id", "user-agent", "x-forwarded-for"]);
+  assert.deepEqual([...out.keys()].sort(), ["authorization", "kahve-table-id", "user-agent", "x-forwarded-for", "x-request-id"]);
   assert.equal(out.get("authorization"), "Bearer abc");
+  assert.equal(out.get("x-request-id"), "edge-1");
   assert.equal(out.get("x-forwarded-for"), "203.0.113.7", "a client's own x-forwarded-for is dropped");
   assert.equal(forwardedHeaders(new Headers(), { address: "", trusted: false }).get("x-forwarded-for"), null,
     "no peer address, nothing to forward");
