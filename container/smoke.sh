@@ -208,10 +208,13 @@ phase shutdown
 # --- The release of these images (container/release.sh), into OCI layouts here ------------------
 release="$(mktemp -d)"
 cp -r "$here/../k8s/overlays/prod" "$release/prod"
-if bash "$here/release.sh" --no-build --overlay "$release/prod" --out "$release/out" \
-  --push-to-dir "$release/oci" localhost/kahve-smoke >/dev/null 2>&1 &&
-  ! git -C "$here/.." describe --tags --exact-match >/dev/null 2>&1; then
-  fail "release.sh released an untagged commit without --allow-untagged"
+if ! git -C "$here/.." describe --tags --exact-match >/dev/null 2>&1; then
+  if bash "$here/release.sh" --no-build --overlay "$release/prod" --out "$release/out" \
+    --push-to-dir "$release/oci" localhost/kahve-smoke >/dev/null 2>"$release/untagged.err"; then
+    fail "release.sh released an untagged commit without --allow-untagged"
+  fi
+  grep -q "is not tagged v" "$release/untagged.err" ||
+    fail "release.sh refused an untagged commit for another reason: $(cat "$release/untagged.err")"
 fi
 bash "$here/release.sh" --no-build --allow-untagged --overlay "$release/prod" --out "$release/out" \
   --push-to-dir "$release/oci" localhost/kahve-smoke || fail "container/release.sh"

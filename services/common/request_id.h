@@ -3,10 +3,10 @@
 
 // A request id per call, so that an operator can find every log line of one call and a client
 // can quote it. The id is the caller's `x-request-id` when it is a plain token (the entry proxy,
-// Envoy, sets one on every call) or else a new random one; the server returns it as `x-request-id`
-// in the response's trailing metadata. Log lines written while a call's work runs carry it as
-// `request_id` (ScopedRequestId, logging.h): a handler sets it around the work it schedules, and
-// the worker pool passes it on to every task scheduled under it.
+// Envoy, gives every call a new one) or else a new random one; the server returns it as
+// `x-request-id` in the response's trailing metadata. Log lines written while a call's work runs
+// carry it as `request_id` (ScopedRequestId, logging.h): a handler sets it around the work it
+// schedules, and the worker pool passes it on to every task scheduled under it.
 
 #include <string>
 

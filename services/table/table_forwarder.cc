@@ -91,11 +91,11 @@ std::string TableForwarder::MarkerFor(const std::string& peer) const {
 }
 
 std::shared_ptr<grpc::ClientContext> TableForwarder::ContextFor(
-    const grpc::CallbackServerContext& server) const {
+    const grpc::CallbackServerContext& server, const std::string& client) const {
   auto context = std::make_shared<grpc::ClientContext>();
   const std::string authorization = MetadataValue(server, "authorization");
   if (!authorization.empty()) context->AddMetadata("authorization", authorization);
-  const std::string peer = common::PeerAddress(server);
+  const std::string peer = client.empty() ? common::PeerAddress(server) : client;
   // The holder logs the call under the same request id (request_id.h).
   if (!common::CurrentRequestId().empty()) {
     context->AddMetadata(common::kRequestIdKey, common::CurrentRequestId());
@@ -118,8 +118,8 @@ std::optional<std::string> TableForwarder::ForwardedFor(
 
 void TableForwarder::ForwardStream(const grpc::CallbackServerContext& server,
                                    const std::string& endpoint, const v1::ConnectRequest& request,
-                                   UpdateStream* stream) {
-  auto* relay = new StreamRelay(ContextFor(server), stream);
+                                   UpdateStream* stream, const std::string& client) {
+  auto* relay = new StreamRelay(ContextFor(server, client), stream);
   relay->Start(StubFor(endpoint).get(), request);
 }
 

@@ -29,15 +29,19 @@ class TableForwarder {
   // The status to give the client for a forwarded call's `status`: the holder's answer as it is,
   // except that a failure to reach the holder never names an address inside the cluster.
   static grpc::Status ForClient(const grpc::Status& status);
-  // A context to forward the call `server` got: its authorization, deadline, and the marker.
-  std::shared_ptr<grpc::ClientContext> ContextFor(const grpc::CallbackServerContext& server) const;
+  // A context to forward the call `server` got: its authorization, deadline, request id, and the
+  // marker naming `client`, the connection the call counts against (StreamBudget::ConnectionKey:
+  // behind a trusted proxy, the client's forwarded address); empty: `server`'s peer.
+  std::shared_ptr<grpc::ClientContext> ContextFor(const grpc::CallbackServerContext& server,
+                                                  const std::string& client = "") const;
   // The client's address when `server`'s call was forwarded by another host (an authentic
   // marker); nullopt for a call straight from a client.
   std::optional<std::string> ForwardedFor(const grpc::CallbackServerContext& server) const;
   // Relays the Connect stream of `request` from the host at `endpoint` to `stream` until either
   // side ends. `stream` is held until the relay is over.
   void ForwardStream(const grpc::CallbackServerContext& server, const std::string& endpoint,
-                     const v1::ConnectRequest& request, UpdateStream* stream);
+                     const v1::ConnectRequest& request, UpdateStream* stream,
+                     const std::string& client);
 
  private:
   std::string MarkerFor(const std::string& peer) const;

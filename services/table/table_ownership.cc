@@ -12,14 +12,16 @@ namespace kahve::table {
 using common::kNowUsSql;
 namespace {
 
-
 // "Another host held t and let go of it": handed off (''), or its host ($1 excepted) is silent past
-// the lease ($2, microseconds) or gone from the registry.
+// the lease ($2, microseconds) or gone from the registry. Silent as of the claimant's own last
+// heartbeat when that is older than now: a claim that waited out a database outage (a call
+// blocked on it) finds every heartbeat as old as its own, so none lapsed (docs/table.md, "When
+// the database is away"). LEAST ignores the NULL of a claimant not yet registered.
 const std::string& LapsedCondition() {
   static const std::string* sql = new std::string(absl::StrCat(
       "t.host_id <> $1 AND NOT EXISTS (SELECT 1 FROM table_hosts h WHERE h.host_id = t.host_id "
-      "AND h.heartbeat_us >= ",
-      kNowUsSql, " - $2)"));
+      "AND h.heartbeat_us >= LEAST(",
+      kNowUsSql, ", (SELECT own.heartbeat_us FROM table_hosts own WHERE own.host_id = $1)) - $2)"));
   return *sql;
 }
 

@@ -154,8 +154,9 @@ grpc::ServerWriteReactor<v1::TableUpdate>* TableService::Connect(
         if (!connected.ok()) stream->End(common::ToGrpcStatus(connected));
         stream->Release();
       },
-      [this, context, request = *request, stream](const std::string& endpoint) {
-        forwarder_->ForwardStream(*context, endpoint, request, stream);
+      // The holder counts the stream against the same client connection as this host would.
+      [this, context, request = *request, stream, peer](const std::string& endpoint) {
+        forwarder_->ForwardStream(*context, endpoint, request, stream, peer);
         stream->Release();
       },
       [stream](absl::Status refusal) {

@@ -32,6 +32,7 @@ await_acks() {
     kill -0 "$load_pid" 2>/dev/null || fail "the games ended before $2"
     sleep 0.025
   done
+  fail "fewer than $1 moves acknowledged in 10 s, before $2"
 }
 
 # stored_acks URL ACK_LOG: how many of ACK_LOG's (table, seq) lines URL's table_log holds.
