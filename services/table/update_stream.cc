@@ -63,7 +63,12 @@ std::optional<grpc::Status> UpdateStream::OverBudget(int64_t bytes) {
     const absl::Status refused = budget_->RefuseStream();
     return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, std::string(refused.message()));
   }
-  if (budget_->per_host_bytes() > 0 && budget_->queued() + bytes > budget_->per_host_bytes()) {
+  // The host's budget cuts streams more than one update behind. A reader one update behind is
+  // keeping up on a busy machine, and is not what fills the host's queues: cutting it would end
+  // honest players' streams while the slow ones hold the memory (the per-stream budget and the
+  // update count still bound it).
+  if (waiting >= 2 && budget_->per_host_bytes() > 0 &&
+      budget_->queued() + bytes > budget_->per_host_bytes()) {
     const absl::Status refused = budget_->RefuseHost();
     return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, std::string(refused.message()));
   }
