@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "pqxx/pqxx"
 #include "services/common/pg_pool.h"
 #include "services/common/pg_status.h"
@@ -30,17 +31,24 @@ constexpr char kCreateTableSql[] =
     " name text NOT NULL,"
     " checksum text NOT NULL,"
     " applied_at timestamptz NOT NULL DEFAULT now())";
+// Added with expand/contract; NULL in the rows recorded before it (legacy: "contract from" itself).
+constexpr char kAddCompatibilitySql[] =
+    "ALTER TABLE kahve_schema_migrations ADD COLUMN IF NOT EXISTS oldest_binary_schema int";
 constexpr char kLockSql[] = "SELECT pg_advisory_lock($1)";
 constexpr char kUnlockSql[] = "SELECT pg_advisory_unlock($1)";
 constexpr char kAppliedSql[] =
-    "SELECT version, name, checksum FROM kahve_schema_migrations ORDER BY version";
+    "SELECT version, name, checksum, coalesce(oldest_binary_schema, version)"
+    " FROM kahve_schema_migrations ORDER BY version";
 constexpr char kRecordSql[] =
-    "INSERT INTO kahve_schema_migrations (version, name, checksum) VALUES ($1, $2, $3)";
+    "INSERT INTO kahve_schema_migrations (version, name, checksum, oldest_binary_schema)"
+    " VALUES ($1, $2, $3, $4)";
+constexpr char kCompatibilityPrefix[] = "-- kahve-migration:";
 
 struct Applied {
   int version = 0;
   std::string name;
   std::string checksum;
+  int oldest_binary_schema = 0;
 };
 
 // The version of a file named NNNN_description.sql (description: [a-z0-9_]+), or nullopt.
@@ -59,8 +67,11 @@ std::optional<int> VersionOf(const std::string& name) {
   return version;
 }
 
-absl::Status CheckOrdered(const std::vector<Migration>& migrations) {
+// Ordered, with well-formed compatibility lines.
+absl::Status CheckMigrations(const std::vector<Migration>& migrations) {
   for (size_t i = 0; i < migrations.size(); ++i) {
+    const absl::StatusOr<int> oldest = OldestBinarySchema(migrations[i]);
+    if (!oldest.ok()) return oldest.status();
     if (migrations[i].version <= 0) {
       return absl::InvalidArgumentError(
           absl::StrCat("migration ", migrations[i].name, " has version ", migrations[i].version));
@@ -79,12 +90,23 @@ absl::StatusOr<std::vector<const Migration*>> Pending(const std::vector<Applied>
                                                       const std::vector<Migration>& migrations) {
   std::map<int, const Migration*> by_version;
   for (const Migration& migration : migrations) by_version[migration.version] = &migration;
+  const int known = migrations.empty() ? 0 : migrations.back().version;
   for (const Applied& row : applied) {
     const auto found = by_version.find(row.version);
-    if (found == by_version.end()) {
+    if (found == by_version.end() && row.version < known) {
       return absl::FailedPreconditionError(
           absl::StrCat("the database has migration ", row.name, " (version ", row.version,
-                       ") which this binary does not know; it is newer than this binary"));
+                       ") which this binary does not know, although it knows later ones"));
+    }
+    if (found == by_version.end()) {
+      if (row.oldest_binary_schema > known) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "the database has migration ", row.name, ", newer than this binary (schema ", known,
+            "), and binaries before schema ", row.oldest_binary_schema,
+            " cannot run on it (a contract migration): run a release of schema ",
+            row.oldest_binary_schema, " or later, or restore a backup taken before it"));
+      }
+      continue;  // newer and compatible: MigrateLocked reports it as ahead
     }
     const Migration& migration = *found->second;
     if (migration.name != row.name) {
@@ -117,13 +139,15 @@ absl::StatusOr<MigrateResult> MigrateLocked(pqxx::connection& connection,
   {
     pqxx::work tx(connection);
     tx.exec0(kCreateTableSql);
+    tx.exec0(kAddCompatibilitySql);
     tx.commit();
   }
   std::vector<Applied> applied;
   {
     pqxx::read_transaction tx(connection);
     for (const pqxx::row& row : tx.exec(kAppliedSql)) {
-      applied.push_back({row[0].as<int>(), row[1].as<std::string>(), row[2].as<std::string>()});
+      applied.push_back({row[0].as<int>(), row[1].as<std::string>(), row[2].as<std::string>(),
+                         row[3].as<int>()});
     }
   }
   auto pending = Pending(applied, migrations);
@@ -131,11 +155,16 @@ absl::StatusOr<MigrateResult> MigrateLocked(pqxx::connection& connection,
 
   MigrateResult result;
   result.version = applied.empty() ? 0 : applied.back().version;
+  const int known = migrations.empty() ? 0 : migrations.back().version;
+  for (const Applied& row : applied) {
+    if (row.version > known) result.ahead.push_back(row.version);
+  }
   for (const Migration* migration : *pending) {
     try {
       pqxx::work tx(connection);
       tx.exec(migration->sql);
-      tx.exec_params0(kRecordSql, migration->version, migration->name, Sha256Hex(migration->sql));
+      tx.exec_params0(kRecordSql, migration->version, migration->name, Sha256Hex(migration->sql),
+                      *OldestBinarySchema(*migration));
       tx.commit();
     } catch (...) {
       const PgError error = CurrentPgError();
@@ -150,6 +179,26 @@ absl::StatusOr<MigrateResult> MigrateLocked(pqxx::connection& connection,
 }
 
 }  // namespace
+
+absl::StatusOr<int> OldestBinarySchema(const Migration& migration) {
+  const absl::string_view first_line =
+      absl::string_view(migration.sql).substr(0, migration.sql.find('\n'));
+  if (!absl::StartsWith(first_line, kCompatibilityPrefix)) return migration.version;
+  const absl::string_view says =
+      absl::StripAsciiWhitespace(first_line.substr(sizeof(kCompatibilityPrefix) - 1));
+  if (says == "expand") return 0;
+  constexpr absl::string_view kContractFrom = "contract from ";
+  int from = 0;
+  if (absl::StartsWith(says, kContractFrom) && says.size() == kContractFrom.size() + 4 &&
+      absl::SimpleAtoi(says.substr(kContractFrom.size()), &from) && from > 0 &&
+      from <= migration.version) {
+    return from;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "migration ", migration.name, ": its first line must be \"", kCompatibilityPrefix,
+      " expand\" or \"", kCompatibilityPrefix, " contract from NNNN\" (NNNN at most ",
+      migration.version, "), not \"", first_line, "\""));
+}
 
 absl::StatusOr<std::vector<Migration>> LoadMigrations(const std::string& dir) {
   std::error_code error;
@@ -191,8 +240,8 @@ absl::StatusOr<std::vector<Migration>> LoadMigrations(const std::string& dir) {
 
 absl::StatusOr<MigrateResult> Migrate(const std::string& url,
                                       const std::vector<Migration>& migrations) {
-  const absl::Status ordered = CheckOrdered(migrations);
-  if (!ordered.ok()) return ordered;
+  const absl::Status checked = CheckMigrations(migrations);
+  if (!checked.ok()) return checked;
   try {
     pqxx::connection connection(WithConnectTimeout(url, kConnectTimeoutSeconds));
     // A session-level lock: held across the per-migration transactions, released by the unlock

@@ -5,6 +5,16 @@
 // binaries at build time. Migrate applies the pending ones, each in its own transaction, under a
 // PostgreSQL advisory lock (two migrators at once are safe), recording version, name and SHA-256
 // checksum in kahve_schema_migrations; it refuses to run when an applied file has changed.
+//
+// Expand and contract (docs/operations.md, "Upgrades and rollbacks"): the first line of every
+// migration from 0014 on says which older binaries still run on the schema it makes:
+//   -- kahve-migration: expand              it only adds; binaries of the schema before it run on
+//                                           it too (so an image can be rolled back across it)
+//   -- kahve-migration: contract from NNNN  only binaries that know migration NNNN or later run
+//                                           on it (it drops or changes what older ones use)
+// A file without that line (0001 to 0013, written before the rule) counts as "contract from"
+// itself. The database records the answer, so an older binary can read it: its Migrate accepts a
+// database ahead of it when every migration it lacks runs with its schema.
 
 #include <string>
 #include <vector>
@@ -26,14 +36,20 @@ const std::vector<Migration>& EmbeddedMigrations();
 // version.
 absl::StatusOr<std::vector<Migration>> LoadMigrations(const std::string& dir);
 
+// The oldest schema version whose binaries run on the schema `migration` makes: 0 for an expand
+// migration, NNNN for "contract from NNNN", its own version for a file without the line.
+// InvalidArgument naming the file for a malformed line or a NNNN after the migration itself.
+absl::StatusOr<int> OldestBinarySchema(const Migration& migration);
+
 struct MigrateResult {
   std::vector<int> applied;  // versions applied by this call, in order
+  std::vector<int> ahead;    // applied versions newer than this binary, each compatible with it
   int version = 0;           // the schema version afterwards
 };
 
 // Applies the pending migrations to the database at `url`. FailedPrecondition naming the file when
-// an applied migration's checksum differs, or when the database has versions this binary lacks;
-// Unavailable when the database cannot be reached; Internal (with the file) when a migration fails
+// an applied migration's checksum differs, or when the database has a version this binary lacks
+// that is not a newer migration compatible with it (see above); Unavailable when the database cannot be reached; Internal (with the file) when a migration fails
 // (that migration's changes are rolled back, the earlier ones stay).
 absl::StatusOr<MigrateResult> Migrate(const std::string& url,
                                       const std::vector<Migration>& migrations);

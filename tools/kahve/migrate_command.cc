@@ -1,5 +1,7 @@
 // kahve migrate: applies the pending schema migrations (services/common/migrations.h) and prints
-// {"applied": [versions], "version": N} on one line.
+// {"applied": [versions], "ahead": [versions], "version": N} on one line; "ahead" lists the
+// database's migrations newer than this binary that it runs with (a rollback across expand
+// migrations), and exit status 1 refuses a database this binary cannot run on.
 
 #include <cstdio>
 #include <string>
@@ -45,8 +47,9 @@ int MigrateCommand(const std::vector<std::string>& args) {
 
   const absl::StatusOr<common::MigrateResult> result = common::Migrate(database, migrations);
   if (!result.ok()) return Fail(result.status().ToString());
-  std::printf("{\"applied\": [%s], \"version\": %d}\n",
-              absl::StrJoin(result->applied, ", ").c_str(), result->version);
+  std::printf("{\"applied\": [%s], \"ahead\": [%s], \"version\": %d}\n",
+              absl::StrJoin(result->applied, ", ").c_str(),
+              absl::StrJoin(result->ahead, ", ").c_str(), result->version);
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -215,6 +216,92 @@ TEST_F(MigrateTest, VersionUnknownToTheBinaryIsRefused) {
   EXPECT_THAT(result.status().message(), HasSubstr("0002_b.sql"));
 }
 
+// A rollback across expand migrations: the older binary runs on the newer schema and says so;
+// across a contract migration it is refused, naming the migration and the schema it needs.
+TEST_F(MigrateTest, OlderBinaryRunsOnANewerSchemaOnlyAcrossExpandMigrations) {
+  dir_.Write("0001_a.sql", "CREATE TABLE a (x int);");
+  dir_.Write("0002_b.sql", "-- kahve-migration: expand\nALTER TABLE a ADD COLUMN y int;");
+  dir_.Write("0003_c.sql", "-- kahve-migration: expand\nCREATE TABLE c (x int);");
+  ASSERT_TRUE(LoadAndMigrate().ok());
+  auto newer = Load();
+  ASSERT_TRUE(newer.ok());
+
+  const std::vector<Migration> knows_1(newer->begin(), newer->begin() + 1);
+  const absl::StatusOr<MigrateResult> older = Migrate(url_, knows_1);
+  ASSERT_TRUE(older.ok()) << older.status();
+  EXPECT_THAT(older->applied, IsEmpty());
+  EXPECT_THAT(older->ahead, ElementsAre(2, 3));
+  EXPECT_EQ(older->version, 3);
+  const absl::StatusOr<MigrateResult> same = Migrate(url_, *newer);
+  ASSERT_TRUE(same.ok()) << same.status();
+  EXPECT_THAT(same->ahead, IsEmpty());
+
+  // 0004 drops what binaries before 0003 use: binaries knowing 0003 still run, older ones not.
+  dir_.Write("0004_d.sql", "-- kahve-migration: contract from 0003\nALTER TABLE a DROP COLUMN x;");
+  ASSERT_TRUE(LoadAndMigrate().ok());
+  const std::vector<Migration> knows_3(newer->begin(), newer->begin() + 3);
+  const absl::StatusOr<MigrateResult> previous = Migrate(url_, knows_3);
+  ASSERT_TRUE(previous.ok()) << previous.status();
+  EXPECT_THAT(previous->ahead, ElementsAre(4));
+  const std::vector<Migration> knows_2(newer->begin(), newer->begin() + 2);
+  const absl::StatusOr<MigrateResult> too_old = Migrate(url_, knows_2);
+  EXPECT_EQ(too_old.status().code(), absl::StatusCode::kFailedPrecondition) << too_old.status();
+  EXPECT_THAT(too_old.status().message(), HasSubstr("0004_d.sql"));
+  EXPECT_THAT(too_old.status().message(), HasSubstr("schema 3 or later"));
+  EXPECT_THAT(Migrate(url_, knows_1).status().message(), HasSubstr("0004_d.sql"));
+  // Refusals change nothing.
+  EXPECT_EQ(Count("SELECT count(*) FROM kahve_schema_migrations"), 4);
+}
+
+TEST_F(MigrateTest, RecordsWhichOlderBinariesRunOnEachMigration) {
+  dir_.Write("0001_a.sql", "CREATE TABLE a (x int);");
+  dir_.Write("0002_b.sql", "-- kahve-migration: expand\nCREATE TABLE b (x int);");
+  dir_.Write("0003_c.sql", "-- kahve-migration: contract from 0002\nDROP TABLE a;");
+  ASSERT_TRUE(LoadAndMigrate().ok());
+  // A file without the line (as 0001 to 0013 are) runs with binaries of its own schema only.
+  EXPECT_EQ(Count("SELECT count(*) FROM kahve_schema_migrations WHERE "
+                  "(version, oldest_binary_schema) IN ((1, 1), (2, 0), (3, 2))"),
+            3);
+}
+
+TEST_F(MigrateTest, MalformedCompatibilityLinesAreRefusedBeforeAnythingRuns) {
+  for (const std::string line :
+       {"-- kahve-migration: expnd", "-- kahve-migration: contract", "-- kahve-migration:",
+        "-- kahve-migration: contract from 3", "-- kahve-migration: contract from 0003",
+        "-- kahve-migration: contract from 0000", "-- kahve-migration: expand please"}) {
+    MigrationDir dir;
+    dir.Write("0001_a.sql", "CREATE TABLE a (x int);");
+    dir.Write("0002_b.sql", line + "\nCREATE TABLE b (x int);");
+    auto migrations = LoadMigrations(dir.path());
+    ASSERT_TRUE(migrations.ok()) << migrations.status();
+    const absl::StatusOr<MigrateResult> result = Migrate(url_, *migrations);
+    EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument) << line;
+    EXPECT_THAT(result.status().message(), HasSubstr("0002_b.sql")) << line;
+    EXPECT_EQ(Count("SELECT count(*) FROM pg_tables WHERE tablename IN ('a', 'b')"), 0) << line;
+  }
+}
+
+// Databases migrated before expand/contract have no oldest_binary_schema column: the first
+// migrator after adds it, and their rows count as "contract from" themselves.
+TEST_F(MigrateTest, RowsRecordedBeforeTheRuleAreContractsFromThemselves) {
+  {
+    pqxx::connection connection(url_);
+    pqxx::work tx(connection);
+    tx.exec0(
+        "CREATE TABLE kahve_schema_migrations (version int PRIMARY KEY, name text NOT NULL,"
+        " checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())");
+    tx.exec0("CREATE TABLE a (x int)");
+    tx.exec0(
+        "INSERT INTO kahve_schema_migrations (version, name, checksum) VALUES (1, '0001_a.sql', "
+        "encode(sha256('CREATE TABLE a (x int);'::bytea), 'hex')), (2, '0002_b.sql', 'x')");
+    tx.commit();
+  }
+  dir_.Write("0001_a.sql", "CREATE TABLE a (x int);");
+  const absl::StatusOr<MigrateResult> result = LoadAndMigrate();
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kFailedPrecondition) << result.status();
+  EXPECT_THAT(result.status().message(), HasSubstr("schema 2 or later"));
+}
+
 TEST_F(MigrateTest, MigrationOlderThanTheAppliedOnesIsRefused) {
   dir_.Write("0001_a.sql", "CREATE TABLE a (x int);");
   dir_.Write("0003_c.sql", "CREATE TABLE c (x int);");
@@ -358,6 +445,82 @@ TEST(EmbeddedMigrationsTest, MatchTheSourceFilesByteForByte) {
     EXPECT_EQ(embedded[i].version, (*files)[i].version);
     EXPECT_EQ(embedded[i].name, (*files)[i].name);
     EXPECT_EQ(embedded[i].sql, (*files)[i].sql) << embedded[i].name;
+  }
+}
+
+// What an expand migration may not do (docs/operations.md, "Upgrades and rollbacks"): anything
+// that removes, renames or narrows what an older binary reads or writes, or replaces a function
+// it calls. Each finding names the statement; comments are ignored.
+std::vector<std::string> ExpandViolations(const std::string& sql) {
+  const std::string code = std::regex_replace(sql, std::regex("--[^\n]*"), "");
+  static const auto* const kForbidden = new std::vector<std::pair<std::regex, std::string>>{
+      {std::regex(R"(\bDROP\b(?!\s+NOT\s+NULL))", std::regex::icase), "DROP"},
+      {std::regex(R"(\bRENAME\b)", std::regex::icase), "RENAME"},
+      {std::regex(R"(\bALTER\s+COLUMN\b[^;,]*\b(TYPE|SET\s+NOT\s+NULL|SET\s+DEFAULT)\b)",
+                  std::regex::icase),
+       "ALTER COLUMN (type, NOT NULL or default)"},
+      {std::regex(R"(\bADD\s+COLUMN\b(?:(?!\bDEFAULT\b)[^;,])*\bNOT\s+NULL\b(?![^;,]*\bDEFAULT\b))",
+                  std::regex::icase),
+       "ADD COLUMN NOT NULL without DEFAULT"},
+      {std::regex(R"(\bADD\s+(CONSTRAINT|CHECK|UNIQUE|PRIMARY|FOREIGN)\b)", std::regex::icase),
+       "ADD CONSTRAINT"},
+      {std::regex(R"(\bCREATE\s+UNIQUE\s+INDEX\b)", std::regex::icase), "CREATE UNIQUE INDEX"},
+      {std::regex(R"(\bCREATE\s+OR\s+REPLACE\b)", std::regex::icase), "CREATE OR REPLACE"},
+      {std::regex(R"(\b(TRUNCATE|DELETE)\b)", std::regex::icase), "TRUNCATE or DELETE"},
+  };
+  std::vector<std::string> found;
+  for (const auto& [pattern, what] : *kForbidden) {
+    if (std::regex_search(code, pattern)) found.push_back(what);
+  }
+  return found;
+}
+
+TEST(ExpandRuleTest, FindsWhatBreaksOlderBinaries) {
+  EXPECT_THAT(ExpandViolations("CREATE TABLE t (x int NOT NULL);\n"
+                               "ALTER TABLE a ADD COLUMN y int NOT NULL DEFAULT 0;\n"
+                               "ALTER TABLE a ADD COLUMN z text;\n"
+                               "ALTER TABLE a ALTER COLUMN w DROP NOT NULL;\n"
+                               "CREATE INDEX a_y ON a (y);\n"
+                               "UPDATE a SET y = 1; -- DROP TABLE a (a comment)\n"),
+              IsEmpty());
+  const std::vector<std::pair<std::string, std::string>> breaking = {
+      {"ALTER TABLE a DROP COLUMN x;", "DROP"},
+      {"DROP TABLE a;", "DROP"},
+      {"drop index a_y;", "DROP"},
+      {"ALTER TABLE a RENAME COLUMN x TO y;", "RENAME"},
+      {"ALTER TABLE a ALTER COLUMN x TYPE bigint;", "ALTER COLUMN (type, NOT NULL or default)"},
+      {"ALTER TABLE a ALTER COLUMN x SET NOT NULL;", "ALTER COLUMN (type, NOT NULL or default)"},
+      {"ALTER TABLE a ADD COLUMN y int NOT NULL;", "ADD COLUMN NOT NULL without DEFAULT"},
+      {"ALTER TABLE a ADD COLUMN y int NOT NULL, ADD COLUMN z int DEFAULT 1;",
+       "ADD COLUMN NOT NULL without DEFAULT"},
+      {"ALTER TABLE a ADD CONSTRAINT positive CHECK (x > 0);", "ADD CONSTRAINT"},
+      {"CREATE UNIQUE INDEX a_x ON a (x);", "CREATE UNIQUE INDEX"},
+      {"CREATE OR REPLACE FUNCTION f() RETURNS int LANGUAGE sql AS 'SELECT 1';",
+       "CREATE OR REPLACE"},
+      {"DELETE FROM a;", "TRUNCATE or DELETE"},
+  };
+  for (const auto& [sql, what] : breaking) {
+    EXPECT_THAT(ExpandViolations(sql), ElementsAre(what)) << sql;
+  }
+}
+
+// Every migration from 0014 on says which older binaries run on it, and an expand migration does
+// nothing the rule forbids; the 13 before the rule count as contracts (see migrations.h).
+TEST(EmbeddedMigrationsTest, FollowExpandAndContract) {
+  constexpr int kFirstUnderTheRule = 14;
+  for (const Migration& migration : EmbeddedMigrations()) {
+    const absl::StatusOr<int> oldest = OldestBinarySchema(migration);
+    ASSERT_TRUE(oldest.ok()) << oldest.status();
+    if (migration.version < kFirstUnderTheRule) {
+      EXPECT_EQ(*oldest, migration.version) << migration.name;
+      continue;
+    }
+    EXPECT_EQ(migration.sql.rfind("-- kahve-migration:", 0), 0u)
+        << migration.name << " must begin with its expand or contract line";
+    if (*oldest == 0) {
+      EXPECT_THAT(ExpandViolations(migration.sql), IsEmpty())
+          << migration.name << " is marked expand; make it a contract migration or split it";
+    }
   }
 }
 
