@@ -20,7 +20,7 @@ const { DtsSchemas } = require('./lib/dts-schema');
 const bin = require('./lib/binaries');
 const { labelsMatch, allowed } = require('./lib/netpol');
 const { readPublicMethods } = require('./lib/public-methods');
-const { checkEntry } = require('./lib/entry-checks');
+const { checkEntry, policyTargets } = require('./lib/entry-checks');
 
 const opts = { renders: [] };
 for (let i = 2; i < process.argv.length; i++) {
@@ -540,7 +540,6 @@ function checkOverlay(overlay, objects) {
   const kGatewayGroup = 'gateway.networking.k8s.io';
   const routes = of('GRPCRoute');
   const trafficPolicies = of('BackendTrafficPolicy');
-  const refsOf = (p) => [...(p.spec.targetRefs || []), ...(p.spec.targetRef ? [p.spec.targetRef] : [])];
   for (const r of routes) {
     for (const parent of r.spec.parentRefs || []) {
       const gw = (parent.kind || 'Gateway') === 'Gateway' && !parent.namespace && find('Gateway', parent.name);
@@ -571,7 +570,7 @@ function checkOverlay(overlay, objects) {
     }
   }
   for (const p of [...trafficPolicies, ...of('ClientTrafficPolicy')]) {
-    for (const t of refsOf(p)) {
+    for (const t of policyTargets(p)) {
       expect(t.group === kGatewayGroup && find(t.kind, t.name), id(p), `targets ${t.kind}/${t.name} of this overlay`);
     }
   }
@@ -581,7 +580,7 @@ function checkOverlay(overlay, objects) {
       .some((m) => m.method && m.method.service === grpcServices['kahve-table'])));
     if (expect(tableRoutes.length === 1, `[${overlay}]`, `one GRPCRoute routes ${grpcServices['kahve-table']}`)) {
       const [route] = tableRoutes;
-      const hashing = trafficPolicies.filter((p) => refsOf(p).some((t) => t.kind === 'GRPCRoute' && t.name === route.metadata.name));
+      const hashing = trafficPolicies.filter((p) => policyTargets(p).some((t) => t.kind === 'GRPCRoute' && t.name === route.metadata.name));
       expect(hashing.length === 1, id(route), 'one BackendTrafficPolicy targets it');
       for (const p of hashing) {
         const lb = p.spec.loadBalancer || {};
@@ -592,7 +591,7 @@ function checkOverlay(overlay, objects) {
     }
     // Server streams (Connect, WatchTicket) through Envoy: the 15 s default route timeout would end them.
     for (const r of routes) {
-      const policy = trafficPolicies.find((p) => refsOf(p).some((t) => t.kind === 'GRPCRoute' && t.name === r.metadata.name));
+      const policy = trafficPolicies.find((p) => policyTargets(p).some((t) => t.kind === 'GRPCRoute' && t.name === r.metadata.name));
       const timeout = policy && policy.spec.timeout && policy.spec.timeout.http && policy.spec.timeout.http.requestTimeout;
       expect(timeout === '0s', id(r), 'a BackendTrafficPolicy sets timeout.http.requestTimeout 0s (its streams last)');
     }

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "services/common/connection_gate.h"
 
 namespace kahve::common {
 
@@ -66,6 +67,11 @@ StreamBudget::StreamBudget(StreamBudgetSettings settings, BudgetMetrics* metrics
 std::string StreamBudget::ConnectionKey(const grpc::ServerContextBase& context,
                                         absl::string_view identity) const {
   return common::ConnectionKey(context, trusted_proxies_, identity);
+}
+
+std::string StreamConnectionKey(const StreamBudget* budget, const grpc::ServerContextBase& context,
+                                absl::string_view identity) {
+  return budget == nullptr ? PeerAddress(context) : budget->ConnectionKey(context, identity);
 }
 
 absl::Status StreamBudget::Acquire(const std::string& identity, const std::string& peer) {

@@ -86,6 +86,11 @@ class StreamBudget {
   KeyedBudget per_connection_;
 };
 
+// The key a stream of `identity` counts against: `budget`'s ConnectionKey, or without a budget
+// (services built without stream limits, tests) the peer address.
+std::string StreamConnectionKey(const StreamBudget* budget, const grpc::ServerContextBase& context,
+                                absl::string_view identity);
+
 }  // namespace kahve::common
 
 #endif  // KAHVE_SERVICES_COMMON_BUDGET_H_

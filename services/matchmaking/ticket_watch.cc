@@ -180,8 +180,7 @@ TicketWatchers::~TicketWatchers() { Shutdown(); }
 
 std::string TicketWatchers::ConnectionKey(const grpc::ServerContextBase& context,
                                           const std::string& player) const {
-  return budget_ == nullptr ? common::PeerAddress(context)
-                            : budget_->ConnectionKey(context, player);
+  return common::StreamConnectionKey(budget_, context, player);
 }
 
 grpc::ServerWriteReactor<v1::TicketUpdate>* TicketWatchers::Open(const std::string& ticket_id,

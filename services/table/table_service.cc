@@ -122,9 +122,8 @@ grpc::ServerWriteReactor<v1::TableUpdate>* TableService::Connect(
   // A stream another host forwarded counts against its client's connection, not that host's.
   std::string peer;
   if (admitted.ok()) {
-    const std::string own_peer = stream_budget_ == nullptr
-                                     ? common::PeerAddress(*context)
-                                     : stream_budget_->ConnectionKey(*context, identity->subject);
+    const std::string own_peer =
+        common::StreamConnectionKey(stream_budget_, *context, identity->subject);
     peer = forwarder_ == nullptr ? own_peer : forwarder_->ForwardedFor(*context).value_or(own_peer);
   }
   common::StreamBudget* counted_in = nullptr;

@@ -27,14 +27,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-fail() {
-  echo "FAIL: $*"
-  for log in "$work"/*.log; do echo "--- $log"; tail -15 "$log"; done
-  cat "$work/load.json" "$work/load.err" 2>/dev/null || true
-  exit 1
-}
 # shellcheck source=tests/support/table_load.sh
 source "$(dirname "$0")/../support/table_load.sh"
+fail() { fail_with_logs "$@"; }
 
 # wait_serving LOG NAME PID: until LOG says NAME serving.
 wait_serving() {
@@ -54,12 +49,7 @@ export KAHVE_MAX_CALLS_PER_SECOND=0
 "$cli" migrate >/dev/null
 
 # Fixed ports: each host advertises its own for the others to forward to.
-read -r rating_port port1 port2 port3 mm_port < <(python3 -c '
-import socket
-socks = [socket.socket() for _ in range(5)]
-for s in socks: s.bind(("127.0.0.1", 0))
-print(*[s.getsockname()[1] for s in socks])
-for s in socks: s.close()')
+read -r rating_port port1 port2 port3 mm_port < <(free_ports 5)
 
 "$rating" --host 127.0.0.1 --port "$rating_port" --metrics_port 0 --drain_seconds 0 \
   >"$work/rating.log" 2>&1 &

@@ -15,7 +15,7 @@ await_complete_load() {
     fail "tables abandoned: $(cat "$work/load.json")"
 }
 
-# fail_with_logs MESSAGE: for tests on scripts/stack.sh: prints MESSAGE, the end of every log in
+# fail_with_logs MESSAGE: prints MESSAGE, the end of every log in
 # $work and the load's output, and exits 1.
 fail_with_logs() {
   echo "FAIL: $*"
@@ -42,4 +42,15 @@ CREATE TEMP TABLE acks (table_id text, seq bigint);
 \copy acks FROM '$2' WITH (DELIMITER ' ')
 SELECT count(*) FROM acks JOIN table_log USING (table_id, seq);
 SQL
+}
+
+# free_ports N: N free TCP ports on 127.0.0.1, space-separated (for servers that must know their
+# own port before they start, such as table hosts advertising themselves).
+free_ports() {
+  python3 -c '
+import socket, sys
+socks = [socket.socket() for _ in range(int(sys.argv[1]))]
+for s in socks: s.bind(("127.0.0.1", 0))
+print(*[s.getsockname()[1] for s in socks])
+for s in socks: s.close()' "$1"
 }

@@ -10,11 +10,15 @@
 
 const kEnvoyDefaultLimit = 1024;
 
+// The objects a Gateway API policy attaches to: its targetRefs, or the older single targetRef.
+function policyTargets(policy) {
+  return [...(policy.spec.targetRefs || []), ...(policy.spec.targetRef ? [policy.spec.targetRef] : [])];
+}
+
 function checkEntry(overlay, o, publicMethods, expect) {
   const { id, of, find } = o;
   const gateways = of('Gateway');
   if (gateways.length === 0) return;
-  const refsOf = (p) => [...(p.spec.targetRefs || []), ...(p.spec.targetRef ? [p.spec.targetRef] : [])];
 
   // Methods routed, by "service/method".
   const routed = new Map();
@@ -46,7 +50,7 @@ function checkEntry(overlay, o, publicMethods, expect) {
   // Circuit breakers on every route: their streams are requests in flight for Envoy.
   const policies = of('BackendTrafficPolicy');
   for (const r of [...of('GRPCRoute'), ...of('HTTPRoute')]) {
-    const policy = policies.find((p) => refsOf(p).some((t) => t.kind === r.kind && t.name === r.metadata.name));
+    const policy = policies.find((p) => policyTargets(p).some((t) => t.kind === r.kind && t.name === r.metadata.name));
     const cb = (policy && policy.spec.circuitBreaker) || {};
     expect(cb.maxParallelRequests > kEnvoyDefaultLimit, id(r),
       `its BackendTrafficPolicy raises circuitBreaker.maxParallelRequests above Envoy's ${kEnvoyDefaultLimit} (each open stream counts)`);
@@ -55,7 +59,7 @@ function checkEntry(overlay, o, publicMethods, expect) {
   }
 
   for (const gw of gateways) {
-    const client = of('ClientTrafficPolicy').find((p) => refsOf(p).some((t) => t.kind === 'Gateway' && t.name === gw.metadata.name));
+    const client = of('ClientTrafficPolicy').find((p) => policyTargets(p).some((t) => t.kind === 'Gateway' && t.name === gw.metadata.name));
     const limit = client && client.spec.connection && client.spec.connection.connectionLimit;
     expect(limit && limit.value > 0, id(gw), 'a ClientTrafficPolicy sets connection.connectionLimit.value');
     const ref = (gw.spec.infrastructure || {}).parametersRef;
@@ -77,4 +81,4 @@ function checkEntry(overlay, o, publicMethods, expect) {
   }
 }
 
-module.exports = { checkEntry };
+module.exports = { checkEntry, policyTargets };
