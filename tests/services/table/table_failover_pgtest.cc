@@ -14,6 +14,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "prometheus/registry.h"
+#include "services/common/client_address.h"
 #include "tests/services/service_testing.h"
 #include "tests/services/table/table_fixture.h"
 
@@ -275,6 +276,66 @@ TEST_F(TableFailoverTest, ARelayedStreamCutForSlownessEndsAtTheHolderToo) {
   absl::StatusOr<v1::GetViewResponse> view = View(table_id, "slowpoke", "");
   ASSERT_TRUE(view.ok());
   EXPECT_FALSE(view->view().over()) << "the game went on meanwhile";
+}
+
+// Issue 34: the entry host tells the holder whose stream it relays by the client's connection key
+// (behind a trusted proxy, the forwarded address), so the holder's per-connection budget counts
+// each client rather than the entry host's one connection to it; and still counts each client.
+TEST_F(TableFailoverTest, ARelayedStreamCountsAgainstItsOwnClientAtTheHolder) {
+  server_ = std::make_unique<TableServer>(url(), kHostId, TableServer::DefaultSettings(),
+                                          common::StreamBudgetSettings{.per_identity = 100,
+                                                                       .per_connection = 2});
+  HeartbeatHostA();
+  v1::TableOptions options;
+  options.set_bot_delay_ms(1000);
+  std::string table_id;
+  CreateTable({"bot:random", "bot:random", "bot:random", "bot:random"}, options, &table_id);
+  common::StreamBudgetSettings entry{.per_identity = 100, .per_connection = 100};
+  std::string error;
+  ASSERT_TRUE(common::TrustedProxies::Parse("127.0.0.0/8", &entry.trusted_proxies, &error))
+      << error;
+  host_b_ = std::make_unique<TableServer>(url(), "host-b", TableServer::DefaultSettings(), entry);
+
+  struct Relayed {
+    std::unique_ptr<grpc::ClientContext> context;
+    std::unique_ptr<grpc::ClientReader<v1::TableUpdate>> reader;
+  };
+  std::vector<Relayed> open;
+  // A spectator's stream through host-b, all on one connection from the "proxy" (this test);
+  // OK once its first update arrives, else how it ended.
+  auto spectate = [&](const std::string& spectator, const std::string& forwarded_for) {
+    Relayed stream{kahve::testing::ContextFor(spectator), nullptr};
+    stream.context->AddMetadata("x-forwarded-for", forwarded_for);
+    v1::ConnectRequest request;
+    request.set_table_id(table_id);
+    stream.reader = host_b_->stub().Connect(stream.context.get(), request);
+    v1::TableUpdate update;
+    if (!stream.reader->Read(&update)) return stream.reader->Finish();
+    open.push_back(std::move(stream));
+    return grpc::Status::OK;
+  };
+  for (const char* client : {"198.51.100.1", "198.51.100.2"}) {
+    for (int i = 0; i < 2; ++i) {
+      const grpc::Status opened = spectate(absl::StrCat("watcher-", client, "-", i), client);
+      EXPECT_TRUE(opened.ok()) << client << ": " << opened.error_message();
+    }
+  }
+  prometheus::Registry& holder = server_->metrics().registry();
+  EXPECT_EQ(kahve::testing::MetricSum(holder, "kahve_streams_active"), 4);
+  const grpc::Status third = spectate("watcher-third", "198.51.100.1");
+  EXPECT_EQ(third.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << third.error_message();
+  EXPECT_THAT(third.error_message(), HasSubstr("max_streams_per_connection (2)"));
+  EXPECT_EQ(kahve::testing::MetricSum(holder, "kahve_budget_refusals_total",
+                                      {{"budget", "max_streams_per_connection"}}),
+            1)
+      << "refused by the holder's budget, not the entry's";
+  for (Relayed& stream : open) {
+    stream.context->TryCancel();
+    v1::TableUpdate update;
+    while (stream.reader->Read(&update)) {
+    }
+    stream.reader->Finish();
+  }
 }
 
 }  // namespace
