@@ -201,6 +201,34 @@ TEST_F(TableOwnershipTest, ALiveHostKeepsItsTablesAndALapsedHostsAreClaimed) {
   EXPECT_TRUE(again->empty());
 }
 
+// A claim that waited out a database outage (docs/table.md, "When the database is away"): every
+// heartbeat, the claimant's own too, is as old as the outage, so the holder is judged against the
+// claimant's last heartbeat, not the clock, and keeps its tables; once the claimant beats again
+// and the holder does not, the holder's tables lapse as usual.
+TEST_F(TableOwnershipTest, AfterAnOutageNoHostFindsAnotherLapsedForSilenceBothShared) {
+  ASSERT_TRUE(host_a_->Heartbeat("host-a", "a:1", 1, false).ok());
+  ASSERT_TRUE(host_b_->Heartbeat("host-b", "b:1", 0, false).ok());
+  ASSERT_TRUE(Create(*host_a_, "a1").ok());
+  // Neither could beat for a minute: the database was away.
+  Age("host-a", absl::Seconds(60));
+  Age("host-b", absl::Seconds(60));
+
+  absl::StatusOr<TableClaim> held = host_b_->ClaimTable("a1", kLease);
+  ASSERT_TRUE(held.ok()) << held.status();
+  EXPECT_FALSE(held->stored.has_value()) << "claimed a table whose host was as silent as itself";
+  EXPECT_EQ(held->holder_endpoint, "a:1");
+  absl::StatusOr<std::vector<ClaimedTable>> none = host_b_->ClaimLapsed(kLease, 10);
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_TRUE(none->empty());
+  EXPECT_EQ(HolderOf("a1"), "host-a@1");
+
+  // host-b is back and beats; host-a stays silent: its table lapses.
+  ASSERT_TRUE(host_b_->Heartbeat("host-b", "b:1", 0, false).ok());
+  absl::StatusOr<StoredTable> claimed = StoredOf(host_b_->ClaimTable("a1", kLease));
+  ASSERT_TRUE(claimed.ok()) << claimed.status();
+  EXPECT_EQ(HolderOf("a1"), "host-b@2");
+}
+
 TEST_F(TableOwnershipTest, ClaimsComeInBatchesAndFinishedTablesStayWhereTheyAre) {
   for (int i = 0; i < 5; ++i) ASSERT_TRUE(Create(*host_a_, absl::StrCat("t", i)).ok());
   {
