@@ -2,9 +2,6 @@
 # Sourced, not run.
 
 kahve_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# ccache keys on paths relative to the tree and not on the build folder, so that another tree of
-# the same sources hits what this one compiled: tests/release builds the previous release.
-export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$kahve_root}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
 
 kahve_install_deps() {
   if [ "$(id -u)" -eq 0 ]; then

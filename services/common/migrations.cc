@@ -183,9 +183,11 @@ absl::StatusOr<MigrateResult> MigrateLocked(pqxx::connection& connection,
 absl::StatusOr<int> OldestBinarySchema(const Migration& migration) {
   const absl::string_view first_line =
       absl::string_view(migration.sql).substr(0, migration.sql.find('\n'));
-  if (!absl::StartsWith(first_line, kCompatibilityPrefix)) return migration.version;
+  const bool has_line = absl::StartsWith(first_line, kCompatibilityPrefix);
+  if (!has_line && migration.version < kFirstMigrationUnderTheRule) return migration.version;
   const absl::string_view says =
-      absl::StripAsciiWhitespace(first_line.substr(sizeof(kCompatibilityPrefix) - 1));
+      has_line ? absl::StripAsciiWhitespace(first_line.substr(sizeof(kCompatibilityPrefix) - 1))
+               : absl::string_view();
   if (says == "expand") return 0;
   constexpr absl::string_view kContractFrom = "contract from ";
   int from = 0;

@@ -12,8 +12,8 @@
 //                                           it too (so an image can be rolled back across it)
 //   -- kahve-migration: contract from NNNN  only binaries that know migration NNNN or later run
 //                                           on it (it drops or changes what older ones use)
-// A file without that line (0001 to 0013, written before the rule) counts as "contract from"
-// itself. The database records the answer, so an older binary can read it: its Migrate accepts a
+// Files 0001 to 0013, written before the rule, have no such line and count as "contract from"
+// themselves; from kFirstMigrationUnderTheRule on the line is required. The database records the answer, so an older binary can read it: its Migrate accepts a
 // database ahead of it when every migration it lacks runs with its schema.
 
 #include <string>
@@ -22,6 +22,8 @@
 #include "absl/status/statusor.h"
 
 namespace kahve::common {
+
+inline constexpr int kFirstMigrationUnderTheRule = 14;
 
 struct Migration {
   int version = 0;   // NNNN
@@ -37,8 +39,9 @@ const std::vector<Migration>& EmbeddedMigrations();
 absl::StatusOr<std::vector<Migration>> LoadMigrations(const std::string& dir);
 
 // The oldest schema version whose binaries run on the schema `migration` makes: 0 for an expand
-// migration, NNNN for "contract from NNNN", its own version for a file without the line.
-// InvalidArgument naming the file for a malformed line or a NNNN after the migration itself.
+// migration, NNNN for "contract from NNNN", its own version for a file before the rule without the
+// line. InvalidArgument naming the file for a malformed or missing line, or a NNNN after the
+// migration itself.
 absl::StatusOr<int> OldestBinarySchema(const Migration& migration);
 
 struct MigrateResult {

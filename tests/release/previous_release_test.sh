@@ -16,8 +16,8 @@
 #    After each: every acknowledged move stored once, every game finished and rated once.
 # 4. A contract migration beyond the previous release's schema: its `kahve migrate` refuses it.
 #
-# The previous release's binaries are built in .kahve/previous-release/TAG with the default
-# preset's flags, sharing ccache with this build (scripts/common.sh sets CCACHE_BASEDIR per tree),
+# The previous release's binaries are built in .kahve/previous-release/COMMIT with the default
+# preset's flags, sharing ccache with this build (CMakeLists.txt sets CCACHE_BASEDIR per tree),
 # so only the files that changed since compile again.
 # Usage: previous_release_test.sh KAHVE KAHVE_RATING KAHVE_TABLE KAHVE_MATCHMAKING ADMIN_URL_FILE
 set -euo pipefail
@@ -41,12 +41,16 @@ fail() { fail_with_logs "$@"; }
 
 # The previous release's tree and binary.
 read -r tag commit <"$root/tests/release/previous_release"
-git -C "$root" cat-file -e "$commit^{commit}" 2>/dev/null ||
-  fail "$tag's commit $commit is not in this clone (a shallow clone? fetch the history)"
+found="$(git -C "$root" cat-file -t "$commit" 2>&1)" ||
+  fail "$tag's commit $commit is not in this clone (a shallow one needs its history): $found"
+# Where tags were cloned too: the file names the newest release tag before this commit.
 if tagged="$(git -C "$root" rev-parse -q --verify "refs/tags/$tag^{commit}")"; then
   [ "$tagged" = "$commit" ] || fail "tag $tag is $tagged, tests/release/previous_release says $commit"
 fi
-tree="$root/.kahve/previous-release/$tag"
+newest="$(git -C "$root" tag --merged HEAD --list 'v[0-9]*' --sort=-v:refname | head -1)"
+[ -z "$newest" ] || [ "$newest" = "$tag" ] ||
+  fail "the newest release tag is $newest; put it into tests/release/previous_release (CHANGELOG.md, Releasing)"
+tree="$root/.kahve/previous-release/$commit"
 if [ ! -f "$tree/.extracted" ]; then
   rm -rf "$tree"
   mkdir -p "$tree"
@@ -56,6 +60,7 @@ fi
 build_started=$(date +%s)
 (
   cd "$tree"
+  # What CMakeLists.txt sets from 0.3.0 on, for trees from before.
   export CCACHE_BASEDIR="$tree" CCACHE_NOHASHDIR=true
   cmake --preset default -DKAHVE_BUILD_SERVICE_TESTS=OFF >"$work/previous-configure.log" 2>&1 ||
     fail "configuring $tag: $(tail -20 "$work/previous-configure.log")"
@@ -103,7 +108,7 @@ for binary in "${previous[cli]}" "${current[cli]}"; do
     fail "$binary migrate on the newer schema said: $answer"
 done
 
-read -r port_a port_b port_c port_d port_e port_f < <(free_ports 6)
+read -r port_a port_b port_c port_d < <(free_ports 4)
 
 # start NAME BINARY PORT FLAGS...: one service, its log $work/NAME.log, its pid in started_pid,
 # once it says it serves.
@@ -144,7 +149,7 @@ play() {
   local held
   held=$(psql "$database_url" -qAtc \
     "SELECT count(*) FROM table_tables WHERE host_id = '$host' AND finished_us IS NULL")
-  kill "-$signal" "$stop_pid"
+  kill "-$signal" "$stop_pid" || fail "$phase: $host had exited before SIG$signal"
   [ "$held" -gt 0 ] || fail "$phase: $host held no unfinished table when stopped"
   await_complete_load
   local acked duplicates stored
@@ -185,6 +190,9 @@ play "upgrade ($previous_version to $current_version)" "${previous[cli]}" host-p
   "$port_c" "$port_d" 30
 kill -TERM "$entry_pid" "$matchmaking_pid" "$rating_pid"
 wait "$stop_pid" "$entry_pid" "$matchmaking_pid" "$rating_pid" 2>/dev/null || true
+pids=()  # all waited for: none of their ids may be killed again
+# Fresh ports: phase 2's connections may have taken any left over.
+read -r port_a port_d port_e port_f < <(free_ports 4)
 
 # 3. Rollback: this build's host dies, the previous release's takes its tables.
 start rating-current "${current[rating]}" "$port_a" --drain_seconds 0

@@ -1,9 +1,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <regex>
 #include <string>
@@ -281,6 +283,21 @@ TEST_F(MigrateTest, MalformedCompatibilityLinesAreRefusedBeforeAnythingRuns) {
   }
 }
 
+TEST_F(MigrateTest, MigrationsUnderTheRuleWithoutTheLineAreRefused) {
+  dir_.Write("0001_a.sql", "CREATE TABLE a (x int);");
+  dir_.Write("0014_b.sql", "CREATE TABLE b (x int);");
+  dir_.Write("0015_c.sql", "\n-- kahve-migration: expand\nCREATE TABLE c (x int);");
+  for (const std::string name : {"0014_b.sql", "0015_c.sql"}) {
+    auto migrations = Load();
+    ASSERT_TRUE(migrations.ok()) << migrations.status();
+    const absl::StatusOr<MigrateResult> result = Migrate(url_, *migrations);
+    EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(result.status().message(), HasSubstr(name));
+    EXPECT_EQ(Count("SELECT count(*) FROM pg_tables WHERE tablename IN ('a', 'b', 'c')"), 0);
+    dir_.Write("0014_b.sql", "-- kahve-migration: expand\nCREATE TABLE b (x int);");
+  }
+}
+
 // Databases migrated before expand/contract have no oldest_binary_schema column: the first
 // migrator after adds it, and their rows count as "contract from" themselves.
 TEST_F(MigrateTest, RowsRecordedBeforeTheRuleAreContractsFromThemselves) {
@@ -448,53 +465,123 @@ TEST(EmbeddedMigrationsTest, MatchTheSourceFilesByteForByte) {
   }
 }
 
-// What an expand migration may not do (docs/operations.md, "Upgrades and rollbacks"): anything
-// that removes, renames or narrows what an older binary reads or writes, or replaces a function
-// it calls. Each finding names the statement; comments are ignored.
+// The clauses of `sql`: comments and dollar-quoted bodies (a new function's text) left out, split
+// at semicolons and at commas outside parentheses, so each action of an ALTER TABLE stands alone.
+std::vector<std::string> Clauses(const std::string& sql) {
+  std::string code = std::regex_replace(sql, std::regex("--[^\n]*"), "");
+  code = std::regex_replace(code, std::regex(R"(\$(\w*)\$[\s\S]*?\$\1\$)"), "''");
+  std::vector<std::string> clauses(1);
+  int depth = 0;
+  for (const char c : code) {
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (depth == 0 && (c == ';' || c == ',')) {
+      clauses.emplace_back();
+    } else {
+      clauses.back() += c;
+    }
+  }
+  return clauses;
+}
+
+// What an expand migration may not do (docs/operations.md, "Expand and contract"): anything that
+// removes, renames or narrows what an older binary reads or writes, makes its writes fail or act
+// otherwise, or replaces a function it calls. Each finding names the rule once.
 std::vector<std::string> ExpandViolations(const std::string& sql) {
-  const std::string code = std::regex_replace(sql, std::regex("--[^\n]*"), "");
-  static const auto* const kForbidden = new std::vector<std::pair<std::regex, std::string>>{
-      {std::regex(R"(\bDROP\b(?!\s+NOT\s+NULL))", std::regex::icase), "DROP"},
-      {std::regex(R"(\bRENAME\b)", std::regex::icase), "RENAME"},
-      {std::regex(R"(\bALTER\s+COLUMN\b[^;,]*\b(TYPE|SET\s+NOT\s+NULL|SET\s+DEFAULT)\b)",
-                  std::regex::icase),
-       "ALTER COLUMN (type, NOT NULL or default)"},
-      {std::regex(R"(\bADD\s+COLUMN\b(?:(?!\bDEFAULT\b)[^;,])*\bNOT\s+NULL\b(?![^;,]*\bDEFAULT\b))",
-                  std::regex::icase),
-       "ADD COLUMN NOT NULL without DEFAULT"},
-      {std::regex(R"(\bADD\s+(CONSTRAINT|CHECK|UNIQUE|PRIMARY|FOREIGN)\b)", std::regex::icase),
-       "ADD CONSTRAINT"},
-      {std::regex(R"(\bCREATE\s+UNIQUE\s+INDEX\b)", std::regex::icase), "CREATE UNIQUE INDEX"},
-      {std::regex(R"(\bCREATE\s+OR\s+REPLACE\b)", std::regex::icase), "CREATE OR REPLACE"},
-      {std::regex(R"(\b(TRUNCATE|DELETE)\b)", std::regex::icase), "TRUNCATE or DELETE"},
+  const auto icase = std::regex::icase;
+  const std::regex add_column(R"(\bADD\s+(?!(CONSTRAINT|CHECK|UNIQUE|PRIMARY|FOREIGN|VALUE)\b))",
+                              icase);
+  const std::regex not_null(R"(\bNOT\s+NULL\b)", icase);
+  const std::regex with_default(R"(\bDEFAULT\b)", icase);
+  const std::regex inline_constraint(R"(\b(REFERENCES|UNIQUE|CHECK|PRIMARY\s+KEY)\b)", icase);
+  const std::vector<std::pair<std::string, std::function<bool(const std::string&)>>> rules = {
+      {"DROP", [&](const std::string& clause) {
+         return std::regex_search(clause, std::regex(R"(\bDROP\b(?!\s+NOT\s+NULL))", icase));
+       }},
+      {"RENAME",
+       [&](const std::string& clause) {
+         return std::regex_search(clause, std::regex(R"(\bRENAME\b)", icase));
+       }},
+      {"ALTER COLUMN (type or NOT NULL)",
+       [&](const std::string& clause) {
+         return std::regex_search(
+             clause, std::regex(R"(\bALTER\s+(COLUMN\s+)?"?\w+"?\s+((SET\s+DATA\s+)?TYPE|SET\s+NOT\s+NULL)\b)",
+                                icase));
+       }},
+      {"ADD COLUMN NOT NULL without DEFAULT",
+       [&](const std::string& clause) {
+         return std::regex_search(clause, add_column) && std::regex_search(clause, not_null) &&
+                !std::regex_search(clause, with_default);
+       }},
+      {"ADD COLUMN with a constraint",
+       [&](const std::string& clause) {
+         return std::regex_search(clause, add_column) &&
+                std::regex_search(clause, inline_constraint);
+       }},
+      {"ADD CONSTRAINT",
+       [&](const std::string& clause) {
+         return std::regex_search(
+             clause, std::regex(R"(\bADD\s+(CONSTRAINT|CHECK|UNIQUE|PRIMARY|FOREIGN)\b)", icase));
+       }},
+      {"CREATE UNIQUE INDEX",
+       [&](const std::string& clause) {
+         return std::regex_search(clause, std::regex(R"(\bCREATE\s+UNIQUE\s+INDEX\b)", icase));
+       }},
+      {"CREATE TRIGGER",
+       [&](const std::string& clause) {
+         return std::regex_search(clause,
+                                  std::regex(R"(\bCREATE\s+(CONSTRAINT\s+)?TRIGGER\b)", icase));
+       }},
+      {"CREATE OR REPLACE",
+       [&](const std::string& clause) {
+         return std::regex_search(clause, std::regex(R"(\bCREATE\s+OR\s+REPLACE\b)", icase));
+       }},
+      {"TRUNCATE or DELETE",
+       [&](const std::string& clause) {
+         return std::regex_search(clause, std::regex(R"(\b(TRUNCATE|DELETE)\b)", icase));
+       }},
   };
+  const std::vector<std::string> clauses = Clauses(sql);
   std::vector<std::string> found;
-  for (const auto& [pattern, what] : *kForbidden) {
-    if (std::regex_search(code, pattern)) found.push_back(what);
+  for (const auto& [what, breaks] : rules) {
+    if (std::any_of(clauses.begin(), clauses.end(), breaks)) found.push_back(what);
   }
   return found;
 }
 
 TEST(ExpandRuleTest, FindsWhatBreaksOlderBinaries) {
-  EXPECT_THAT(ExpandViolations("CREATE TABLE t (x int NOT NULL);\n"
+  EXPECT_THAT(ExpandViolations("CREATE TABLE t (x int NOT NULL UNIQUE, y int REFERENCES a);\n"
                                "ALTER TABLE a ADD COLUMN y int NOT NULL DEFAULT 0;\n"
-                               "ALTER TABLE a ADD COLUMN z text;\n"
+                               "ALTER TABLE a ADD COLUMN z numeric(10,2), ADD w text;\n"
                                "ALTER TABLE a ALTER COLUMN w DROP NOT NULL;\n"
+                               "ALTER TABLE a ALTER COLUMN y SET DEFAULT 3;\n"
+                               "ALTER TYPE mood ADD VALUE 'calm';\n"
                                "CREATE INDEX a_y ON a (y);\n"
-                               "UPDATE a SET y = 1; -- DROP TABLE a (a comment)\n"),
+                               "CREATE FUNCTION g() RETURNS int LANGUAGE sql AS $$\n"
+                               "  DELETE FROM t RETURNING 1; $$;\n"
+                               "UPDATE a SET y = 1, z = 2; -- DROP TABLE a (a comment)\n"),
               IsEmpty());
   const std::vector<std::pair<std::string, std::string>> breaking = {
       {"ALTER TABLE a DROP COLUMN x;", "DROP"},
       {"DROP TABLE a;", "DROP"},
       {"drop index a_y;", "DROP"},
+      {"ALTER TABLE a ALTER COLUMN y DROP DEFAULT;", "DROP"},
       {"ALTER TABLE a RENAME COLUMN x TO y;", "RENAME"},
-      {"ALTER TABLE a ALTER COLUMN x TYPE bigint;", "ALTER COLUMN (type, NOT NULL or default)"},
-      {"ALTER TABLE a ALTER COLUMN x SET NOT NULL;", "ALTER COLUMN (type, NOT NULL or default)"},
+      {"ALTER TABLE a ALTER COLUMN x TYPE bigint;", "ALTER COLUMN (type or NOT NULL)"},
+      {"ALTER TABLE a ALTER x SET DATA TYPE bigint;", "ALTER COLUMN (type or NOT NULL)"},
+      {"ALTER TABLE a ALTER COLUMN x SET NOT NULL;", "ALTER COLUMN (type or NOT NULL)"},
       {"ALTER TABLE a ADD COLUMN y int NOT NULL;", "ADD COLUMN NOT NULL without DEFAULT"},
-      {"ALTER TABLE a ADD COLUMN y int NOT NULL, ADD COLUMN z int DEFAULT 1;",
+      {"ALTER TABLE a ADD y int NOT NULL;", "ADD COLUMN NOT NULL without DEFAULT"},
+      {"ALTER TABLE a ADD COLUMN y numeric(10,2) NOT NULL;", "ADD COLUMN NOT NULL without DEFAULT"},
+      {"ALTER TABLE a ADD COLUMN z int DEFAULT 1, ADD COLUMN y int NOT NULL;",
        "ADD COLUMN NOT NULL without DEFAULT"},
+      {"ALTER TABLE a ADD COLUMN b_id int REFERENCES b (id);", "ADD COLUMN with a constraint"},
+      {"ALTER TABLE a ADD y int UNIQUE;", "ADD COLUMN with a constraint"},
+      {"ALTER TABLE a ADD COLUMN y int CHECK (y > 0);", "ADD COLUMN with a constraint"},
       {"ALTER TABLE a ADD CONSTRAINT positive CHECK (x > 0);", "ADD CONSTRAINT"},
+      {"ALTER TABLE a ADD PRIMARY KEY (x);", "ADD CONSTRAINT"},
       {"CREATE UNIQUE INDEX a_x ON a (x);", "CREATE UNIQUE INDEX"},
+      {"CREATE TRIGGER t BEFORE INSERT ON a FOR EACH ROW EXECUTE FUNCTION f();", "CREATE TRIGGER"},
       {"CREATE OR REPLACE FUNCTION f() RETURNS int LANGUAGE sql AS 'SELECT 1';",
        "CREATE OR REPLACE"},
       {"DELETE FROM a;", "TRUNCATE or DELETE"},
