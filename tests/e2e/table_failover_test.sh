@@ -15,20 +15,9 @@ rating="$2"
 matchmaking="$3"
 cli="$4"
 admin_url="$(cat "$5")"
-work="$(mktemp -d)"
-database="e2e_table_failover_$$"
-database_url="${admin_url%/*}/$database"
-pids=()
-cleanup() {
-  kill "${load_pid:-}" 2>/dev/null || true
-  for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
-  psql "$admin_url" -qc "DROP DATABASE IF EXISTS $database WITH (FORCE)" >/dev/null 2>&1 || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
 # shellcheck source=tests/support/table_load.sh
 source "$(dirname "$0")/../support/table_load.sh"
+start_load_test "e2e_table_failover_$$"
 fail() { fail_with_logs "$@"; }
 
 # wait_serving LOG NAME PID: until LOG says NAME serving.

@@ -24,19 +24,9 @@ set -euo pipefail
 declare -A current=([cli]="$1" [rating]="$2" [table]="$3" [matchmaking]="$4")
 admin_url="$(cat "$5")"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-work="$(mktemp -d)"
-database="release_previous_$$"
-database_url="${admin_url%/*}/$database"
-pids=()
-cleanup() {
-  kill "${load_pid:-}" 2>/dev/null || true
-  for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
-  psql "$admin_url" -qc "DROP DATABASE IF EXISTS $database WITH (FORCE)" >/dev/null 2>&1 || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
 # shellcheck source=tests/support/table_load.sh
 source "$root/tests/support/table_load.sh"
+start_load_test "release_previous_$$"
 fail() { fail_with_logs "$@"; }
 
 # The previous release's tree and binary.

@@ -1,6 +1,25 @@
 # shellcheck shell=bash disable=SC2154  # work, load_pid and fail come from the sourcing test
 # Sourced by the e2e tests that play games with `kahve load tables` in the background while they
-# break table hosts: waiting for that load and checking it played every game to the end.
+# break table hosts: their scratch space, waiting for that load and checking it played every game
+# to the end.
+
+# start_load_test DATABASE: a scratch folder ($work); the name and URL of a database on
+# $admin_url's server for the caller to create ($database, $database_url); $pids, the processes to
+# kill at the end; and an EXIT trap that stops the load ($load_pid) and those processes, drops the
+# database and removes the folder.
+start_load_test() {
+  work="$(mktemp -d)"
+  database="$1"
+  database_url="${admin_url%/*}/$database"
+  pids=()
+  trap stop_load_test EXIT
+}
+stop_load_test() {
+  kill "${load_pid:-}" 2>/dev/null || true
+  for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+  psql "$admin_url" -qc "DROP DATABASE IF EXISTS $database WITH (FORCE)" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
 
 # await_complete_load: waits for the load ($load_pid, its JSON in $work/load.json) and fails unless
 # it exited 0 with every game finished and no table abandoned.
