@@ -20,16 +20,6 @@ source "$(dirname "$0")/../support/table_load.sh"
 start_load_test "e2e_table_failover_$$"
 fail() { fail_with_logs "$@"; }
 
-# wait_serving LOG NAME PID: until LOG says NAME serving.
-wait_serving() {
-  for _ in $(seq 200); do
-    grep -q "\"msg\":\"$2 serving\"" "$1" && return 0
-    kill -0 "$3" 2>/dev/null || fail "$2 exited at start"
-    sleep 0.05
-  done
-  fail "$2 not serving after 10 s"
-}
-
 psql "$admin_url" -qc "CREATE DATABASE $database" >/dev/null
 export KAHVE_DATABASE="$database_url"
 export KAHVE_JWT_HS256_SECRET="e2e-secret-0123456789abcdef0123456789"

@@ -109,12 +109,7 @@ start() {
     >"$work/$name.log" 2>&1 &
   started_pid=$!
   pids+=("$started_pid")
-  for _ in $(seq 200); do
-    grep -q '"msg":"kahve-[a-z]* serving"' "$work/$name.log" && return 0
-    kill -0 "$started_pid" 2>/dev/null || fail "$name exited at start"
-    sleep 0.05
-  done
-  fail "$name not serving after 10 s"
+  wait_serving "$work/$name.log" "$(basename "$binary")" "$started_pid"
 }
 # table_host NAME BINARY PORT RATING_PORT: a table host with a 2 s lease (the default is 5 s) and
 # no drain wait: stopped, it lets go of its tables at once (bots finish a game in about a second).

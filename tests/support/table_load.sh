@@ -34,6 +34,17 @@ await_complete_load() {
     fail "tables abandoned: $(cat "$work/load.json")"
 }
 
+# wait_serving LOG NAME PID: until LOG says NAME (kahve-rating, kahve-table, ...) serving; fails
+# when process PID exits first or after 10 s.
+wait_serving() {
+  for _ in $(seq 200); do
+    grep -q "\"msg\":\"$2 serving\"" "$1" && return 0
+    kill -0 "$3" 2>/dev/null || fail "$2 exited at start"
+    sleep 0.05
+  done
+  fail "$2 not serving after 10 s"
+}
+
 # fail_with_logs MESSAGE: prints MESSAGE, the end of every log in
 # $work and the load's output, and exits 1.
 fail_with_logs() {
